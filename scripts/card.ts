@@ -1,0 +1,66 @@
+// npm run card -- --base https://agents.example.com [--variant v1|v0.3|hybrid|legacy]
+//                 [--out card.json] [--source skills.json] [--rpc-path /]
+//                 [--protocol-versions 1.0,0.3] [--skills "Name A,Name B"] [--pretty]
+// Prints (or writes) the card the worker would serve for that public base, for
+// publishing a static card. Uses the same pure builder as the worker.
+import { readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { parseConfig } from "../src/config";
+import { buildCard, CARD_VARIANTS, joinUrl, type CardVariant } from "../src/card/render";
+import { parseCardSourceText } from "../src/card/source";
+import { issuesToText } from "../src/validation";
+
+function fail(message: string): never {
+  process.stderr.write(`card: ${message}\n`);
+  process.exit(2);
+}
+
+const { values } = parseArgs({
+  options: {
+    base: { type: "string" },
+    variant: { type: "string", default: "hybrid" },
+    out: { type: "string" },
+    source: { type: "string", default: "skills.json" },
+    "rpc-path": { type: "string" },
+    "protocol-versions": { type: "string" },
+    skills: { type: "string" },
+    pretty: { type: "boolean", default: false },
+  },
+  strict: true,
+});
+
+if (!values.base) fail("--base <public base URL> is required, e.g. --base https://agents.example.com");
+if (!(CARD_VARIANTS as readonly string[]).includes(values.variant)) {
+  fail(`--variant must be one of ${CARD_VARIANTS.join(", ")}`);
+}
+// The same parser (and errors) as the worker's PUBLIC_BASE_URL, RPC_PATH, ...
+const config = parseConfig({
+  PUBLIC_BASE_URL: values.base,
+  RPC_PATH: values["rpc-path"],
+  PROTOCOL_VERSIONS: values["protocol-versions"],
+  SKILL_ALLOWLIST: values.skills,
+});
+if (!config.ok) fail(issuesToText(config.issues).replace("PUBLIC_BASE_URL", "--base"));
+
+let text: string;
+try {
+  text = readFileSync(values.source, "utf8");
+} catch (error) {
+  fail(`cannot read ${values.source}: ${(error as Error).message}`);
+}
+const source = parseCardSourceText(text);
+if (!source.ok) fail(`${values.source} is not a valid card-source document: ${issuesToText(source.issues)}`);
+
+const { publicBaseUrl, rpcPath, protocolVersions, skillAllowlist } = config.value;
+const card = buildCard(
+  source.value,
+  { rpcUrl: joinUrl(publicBaseUrl!, rpcPath), protocolVersions, skillAllowlist },
+  values.variant as CardVariant,
+);
+const output = values.pretty ? `${JSON.stringify(card, null, 2)}\n` : JSON.stringify(card);
+if (values.out) {
+  writeFileSync(values.out, output);
+  process.stderr.write(`card: wrote ${values.variant} card for ${publicBaseUrl} to ${values.out}\n`);
+} else {
+  process.stdout.write(output);
+}

@@ -1,0 +1,36 @@
+// Typed HTTP errors, rendered by the app's one onError as a google.rpc.Status-
+// shaped body (the A2A 1.0 HTTP+JSON error form, §11.6). Messages are fixed
+// strings chosen here: they never carry request data, stacks or origin URLs.
+export const HTTP_STATUS = {
+  400: "INVALID_ARGUMENT",
+  401: "UNAUTHENTICATED",
+  403: "PERMISSION_DENIED",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  422: "INVALID_ARGUMENT",
+  500: "INTERNAL",
+  502: "UNAVAILABLE",
+  503: "UNAVAILABLE",
+  504: "DEADLINE_EXCEEDED",
+} as const;
+export type HttpStatus = keyof typeof HTTP_STATUS;
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: HttpStatus,
+    message: string,
+    readonly headers: Record<string, string> = {},
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "HttpError";
+  }
+}
+
+export function errorBody(status: HttpStatus, message: string, details?: unknown): string {
+  const error: Record<string, unknown> = { code: status, status: HTTP_STATUS[status], message };
+  if (details !== undefined) error.details = details;
+  return JSON.stringify({ error });
+}

@@ -1,0 +1,3 @@
+import { createApp } from "./app";
+
+export default createApp();

@@ -1,0 +1,35 @@
+// Ajv validators over the official A2A schemas (see test/schema/README.md).
+import Ajv from "ajv";
+import Ajv2020 from "ajv/dist/2020";
+import v026 from "../schema/a2a-v0.2.6.json";
+import v030 from "../schema/a2a-v0.3.0.json";
+import v101 from "../schema/a2a-v1.0.1.fixed-strict.json";
+
+const draft07 = new Ajv({ strict: true, allErrors: true });
+draft07.addSchema(v030, "a2a03");
+draft07.addSchema(v026, "a2a026");
+const draft2020 = new Ajv2020({ strict: true, allErrors: true });
+draft2020.addSchema(v101, "a2a10");
+
+function validator(ajv: Ajv | Ajv2020, ref: string) {
+  const validate = ajv.getSchema(ref);
+  if (!validate) throw new Error(`schema ${ref} not found`);
+  return (value: unknown): string[] =>
+    validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+}
+
+/** Each returns the list of schema errors ([] = valid). */
+export const schemaErrors = {
+  v1Card: validator(draft2020, "a2a10#/$defs/AgentCard"),
+  v1Interface: validator(draft2020, "a2a10#/$defs/AgentInterface"),
+  v03Card: validator(draft07, "a2a03#/definitions/AgentCard"),
+  v026Card: validator(draft07, "a2a026#/definitions/AgentCard"),
+};
+
+/** Paths of every null in a JSON value (cards must never contain null). */
+export function nullPaths(value: unknown, path = ""): string[] {
+  if (value === null) return [path || "/"];
+  if (Array.isArray(value)) return value.flatMap((v, i) => nullPaths(v, `${path}/${i}`));
+  if (typeof value === "object") return Object.entries(value as object).flatMap(([k, v]) => nullPaths(v, `${path}/${k}`));
+  return [];
+}
