@@ -40,7 +40,13 @@ const config = parseConfig({
   PROTOCOL_VERSIONS: values["protocol-versions"],
   SKILL_ALLOWLIST: values.skills,
 });
-if (!config.ok) fail(issuesToText(config.issues).replace("PUBLIC_BASE_URL", "--base"));
+const FLAGS: Record<string, string> = {
+  PUBLIC_BASE_URL: "--base",
+  RPC_PATH: "--rpc-path",
+  PROTOCOL_VERSIONS: "--protocol-versions",
+  SKILL_ALLOWLIST: "--skills",
+};
+if (!config.ok) fail(issuesToText(config.issues.map((issue) => ({ ...issue, path: FLAGS[issue.path] ?? issue.path }))));
 
 let text: string;
 try {

@@ -1,6 +1,8 @@
-// Typed HTTP errors, rendered by the app's one onError as a google.rpc.Status-
-// shaped body (the A2A 1.0 HTTP+JSON error form, §11.6). Messages are fixed
-// strings chosen here: they never carry request data, stacks or origin URLs.
+// Typed HTTP errors, rendered by one function as a google.rpc.Status-shaped
+// body (the A2A 1.0 HTTP+JSON error form, §11.6). Messages are fixed strings
+// chosen here: they never carry request data, stacks or origin URLs.
+import { log } from "./log";
+
 export const HTTP_STATUS = {
   400: "INVALID_ARGUMENT",
   401: "UNAUTHENTICATED",
@@ -29,8 +31,18 @@ export class HttpError extends Error {
   }
 }
 
-export function errorBody(status: HttpStatus, message: string, details?: unknown): string {
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+
+export function errorResponse(status: HttpStatus, message: string, headers: Record<string, string> = {}, details?: unknown): Response {
   const error: Record<string, unknown> = { code: status, status: HTTP_STATUS[status], message };
   if (details !== undefined) error.details = details;
-  return JSON.stringify({ error });
+  return new Response(JSON.stringify({ error }), { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+/** The one place a thrown error becomes a response. */
+export function renderError(error: unknown): Response {
+  if (error instanceof HttpError) return errorResponse(error.status, error.message, error.headers, error.details);
+  const { name, message } = error instanceof Error ? error : { name: "NonError", message: String(error) };
+  log("error", "unhandled_error", { error: name, message });
+  return errorResponse(500, "Internal error");
 }

@@ -1,3 +1,3 @@
-import { createApp } from "./app";
+import { createWorker } from "./app";
 
-export default createApp();
+export default createWorker();

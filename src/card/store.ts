@@ -12,16 +12,17 @@ export const DEFAULT_KEY = "default";
 /** Hostnames come from requests; keep the per-isolate map bounded. */
 const MAX_CACHED_KEYS = 1024;
 
-interface Cached {
-  expiresAt: number;
-  /** The KV text and its parsed document (null: key absent, invalid or unreadable). */
-  entry: Promise<{ text: string | null; source: CardSource | null }>;
+interface KvDocument {
+  text: string | null;
+  /** null: key absent, invalid or unreadable. */
+  source: CardSource | null;
 }
 
-export interface SourceLookup {
-  source: CardSource;
-  /** `kv:<key>` or `bundled`: which document answered. */
-  from: string;
+interface Cached {
+  expiresAt: number;
+  entry: Promise<KvDocument>;
+  /** Set once `entry` has settled, so fresh hits need no await. */
+  settled?: KvDocument;
 }
 
 export class CardSourceStore {
@@ -31,16 +32,19 @@ export class CardSourceStore {
     private readonly kv: KVNamespace | undefined,
     private readonly bundled: () => CardSource,
     private readonly ttlSeconds: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => Date.now(),
   ) {}
 
-  async lookup(hostname: string): Promise<SourceLookup> {
-    if (this.kv) {
-      const [own, fallback] = await Promise.all([this.#read(hostname), this.#read(DEFAULT_KEY)]);
-      if (own) return { source: own, from: `kv:${hostname}` };
-      if (fallback) return { source: fallback, from: `kv:${DEFAULT_KEY}` };
+  /** Synchronous when the isolate already holds fresh answers (the hot path). */
+  lookup(hostname: string): CardSource | Promise<CardSource> {
+    if (!this.kv) return this.bundled();
+    const now = this.now();
+    const own = this.#read(hostname, now);
+    const fallback = this.#read(DEFAULT_KEY, now);
+    if (own instanceof Promise || fallback instanceof Promise) {
+      return Promise.all([own, fallback]).then(([o, f]) => o ?? f ?? this.bundled());
     }
-    return { source: this.bundled(), from: "bundled" };
+    return own ?? fallback ?? this.bundled();
   }
 
   /** Drops the isolate's copy of a key (after an admin write in this isolate). */
@@ -48,19 +52,18 @@ export class CardSourceStore {
     this.#cache.delete(key);
   }
 
-  async #read(key: string): Promise<CardSource | null> {
-    const now = this.now();
+  #read(key: string, now: number): CardSource | null | Promise<CardSource | null> {
     const cached = this.#cache.get(key);
-    if (cached && cached.expiresAt > now) return (await cached.entry).source;
-    const previous = cached?.entry;
-    const entry = this.#fetch(key, previous);
+    if (cached && cached.expiresAt > now) return cached.settled ? cached.settled.source : cached.entry.then((e) => e.source);
+    const slot: Cached = { expiresAt: now + this.ttlSeconds * 1000, entry: this.#fetch(key, cached?.entry) };
+    slot.entry.then((settled) => (slot.settled = settled));
     this.#cache.delete(key);
-    this.#cache.set(key, { expiresAt: now + this.ttlSeconds * 1000, entry });
+    this.#cache.set(key, slot);
     if (this.#cache.size > MAX_CACHED_KEYS) this.#cache.delete(this.#cache.keys().next().value!);
-    return (await entry).source;
+    return slot.entry.then((e) => e.source);
   }
 
-  async #fetch(key: string, previous: Cached["entry"] | undefined): Promise<{ text: string | null; source: CardSource | null }> {
+  async #fetch(key: string, previous: Promise<KvDocument> | undefined): Promise<KvDocument> {
     let text: string | null;
     try {
       text = await this.kv!.get(key, { type: "text", cacheTtl: this.ttlSeconds });

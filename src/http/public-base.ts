@@ -4,6 +4,7 @@
 // when the operator says a trusted proxy sets them: trusting them by default
 // would let anyone poison a cached card with their own host.
 import { parsePath, type Config } from "../config";
+import type { RequestTarget } from "./request-url";
 
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
@@ -13,7 +14,7 @@ function firstValue(headers: Headers, name: string): string | undefined {
   return value === "" ? undefined : value;
 }
 
-function forwardedOrigin(requestUrl: URL, headers: Headers): string {
+function forwardedOrigin(requestUrl: RequestTarget, headers: Headers): string {
   const proto = firstValue(headers, "x-forwarded-proto")?.toLowerCase();
   const scheme = proto === "http" || proto === "https" ? proto : requestUrl.protocol.slice(0, -1);
   const host = firstValue(headers, "x-forwarded-host");
@@ -39,7 +40,7 @@ function forwardedPrefix(headers: Headers): string {
 export type BaseConfig = Pick<Config, "publicBaseUrl" | "trustForwardedHeaders">;
 
 /** Public base URL without trailing slash, e.g. `https://agents.example.com`. */
-export function publicBaseUrl(requestUrl: URL, headers: Headers, config: BaseConfig): string {
+export function publicBaseUrl(requestUrl: RequestTarget, headers: Headers, config: BaseConfig): string {
   if (config.publicBaseUrl !== undefined) return config.publicBaseUrl;
   if (!config.trustForwardedHeaders) return requestUrl.origin;
   return forwardedOrigin(requestUrl, headers) + forwardedPrefix(headers);

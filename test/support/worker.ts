@@ -3,7 +3,7 @@
 // real local KV namespace from wrangler.toml.
 import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { createApp } from "../../src/app";
+import { createWorker } from "../../src/app";
 
 export type EnvOverrides = Partial<Record<keyof Env | string, unknown>>;
 
@@ -11,12 +11,13 @@ export function makeEnv(overrides: EnvOverrides = {}): Env {
   return { ...env, ...overrides } as Env;
 }
 
-const app = createApp();
+/** The exported worker: card GETs on its fast path, everything else through the Hono app. */
+const worker = createWorker();
 
 /** One request; pass the same `workerEnv` to share an isolate's caches between calls. */
 export async function call(input: string, init: RequestInit = {}, workerEnv: Env = makeEnv()): Promise<Response> {
   const ctx = createExecutionContext();
-  const response = await app.fetch(new Request(input, init), workerEnv, ctx);
+  const response = await worker.fetch!(new Request(input, init) as Request<unknown, IncomingRequestCfProperties>, workerEnv, ctx);
   await waitOnExecutionContext(ctx);
   return response;
 }

@@ -1,0 +1,133 @@
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { runtimeFor } from "../../src/runtime";
+import bundled from "../../skills.json";
+import { call, CARD, makeEnv } from "../support/worker";
+
+const kv = env.SKILLS;
+const written: string[] = [];
+async function put(key: string, value: unknown) {
+  written.push(key);
+  await kv.put(key, typeof value === "string" ? value : JSON.stringify(value));
+}
+afterEach(async () => {
+  await Promise.all(written.splice(0).map((key) => kv.delete(key)));
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
+
+async function cardName(host: string, workerEnv = makeEnv()) {
+  const response = await call(`https://${host}${CARD}`, {}, workerEnv);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { name: string }).name;
+}
+
+/** The real namespace behind a spy, to count reads and see their options. */
+function countingKv() {
+  const get = vi.fn((key: string, options?: unknown) => kv.get(key, options as KVNamespaceGetOptions<"text">));
+  return { binding: { get } as unknown as KVNamespace, get };
+}
+
+describe("card data from KV", () => {
+  it("uses the document stored under the request's hostname", async () => {
+    await put("host-a.example.com", { name: "Agent A" });
+    await put("host-b.example.com", { name: "Agent B" });
+    expect(await cardName("host-a.example.com")).toBe("Agent A");
+    expect(await cardName("host-b.example.com")).toBe("Agent B");
+    expect(await cardName("HOST-A.example.com")).toBe("Agent A"); // hostnames are case-insensitive
+    expect(await cardName("host-c.example.com")).toBe(bundled.name);
+  });
+
+  it("falls back to `default`, then to the bundled skills.json", async () => {
+    await put("default", { name: "Default Agent" });
+    await put("own.example.com", { name: "Own Agent" });
+    expect(await cardName("own.example.com")).toBe("Own Agent");
+    expect(await cardName("anything.example.com")).toBe("Default Agent");
+    await kv.delete("default");
+    expect(await cardName("anything.example.com")).toBe(bundled.name);
+  });
+
+  it("keys by the public host (PUBLIC_BASE_URL, trusted X-Forwarded-Host)", async () => {
+    await put("public.example.org", { name: "Public Agent" });
+    expect(await cardName("internal.local", makeEnv({ PUBLIC_BASE_URL: "https://public.example.org" }))).toBe("Public Agent");
+    const response = await call("https://internal.local" + CARD, { headers: { "X-Forwarded-Host": "public.example.org" } }, makeEnv({ TRUST_FORWARDED_HEADERS: "true" }));
+    expect(((await response.json()) as { name: string }).name).toBe("Public Agent");
+  });
+
+  it.each([
+    ["not JSON", "{ this is not json", /not valid JSON/],
+    ["failing the schema", { name: "", skills: [{ tags: [] }] }, /name/],
+    ["JSON null", "null", /expected object/],
+  ])("skips a value %s with one structured log line and still serves the card", async (_name, value, issue) => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    await put("broken.example.com", value);
+    await put("default", { name: "Default Agent" });
+    const workerEnv = makeEnv();
+    expect(await cardName("broken.example.com", workerEnv)).toBe("Default Agent");
+    expect(await cardName("broken.example.com", workerEnv)).toBe("Default Agent");
+    expect(warn).toHaveBeenCalledTimes(1);
+    const line = JSON.parse(warn.mock.calls[0]![0] as string);
+    expect(line).toMatchObject({ level: "warn", event: "kv_document_invalid", key: "broken.example.com" });
+    expect(line.issues).toMatch(issue);
+  });
+
+  it("skips a bad `default` too and serves the bundled card", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    await put("default", "[]");
+    expect(await cardName("nobody.example.com")).toBe(bundled.name);
+  });
+
+  it("serves the bundled card when KV throws, and when the binding is absent", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const failing = { get: () => Promise.reject(new Error("KV is down")) } as unknown as KVNamespace;
+    expect(await cardName("x.example.com", makeEnv({ SKILLS: failing }))).toBe(bundled.name);
+    expect(JSON.parse(error.mock.calls[0]![0] as string)).toMatchObject({ event: "kv_read_failed" });
+    expect(await cardName("x.example.com", makeEnv({ SKILLS: undefined }))).toBe(bundled.name);
+  });
+});
+
+describe("caching in the isolate", () => {
+  it("reads KV with cacheTtl, then serves from the isolate until the TTL ends", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    await put("ttl.example.com", { name: "Before" });
+    const { binding, get } = countingKv();
+    const workerEnv = makeEnv({ SKILLS: binding, KV_CACHE_TTL: "45" });
+    expect(await cardName("ttl.example.com", workerEnv)).toBe("Before");
+    expect(get.mock.calls.map((c) => c[0]).sort()).toEqual(["default", "ttl.example.com"]);
+    for (const [, options] of get.mock.calls) expect(options).toEqual({ type: "text", cacheTtl: 45 });
+
+    await put("ttl.example.com", { name: "After" });
+    expect(await cardName("ttl.example.com", workerEnv)).toBe("Before");
+    expect(get).toHaveBeenCalledTimes(2);
+
+    vi.advanceTimersByTime(46_000);
+    expect(await cardName("ttl.example.com", workerEnv)).toBe("After");
+    expect(get).toHaveBeenCalledTimes(4);
+  });
+
+  it("builds and hashes each (source, host, variant) card once per isolate", async () => {
+    const digest = vi.spyOn(crypto.subtle, "digest");
+    const workerEnv = makeEnv();
+    const first = await call(`https://memo.example.com${CARD}`, {}, workerEnv);
+    const second = await call(`https://memo.example.com${CARD}`, {}, workerEnv);
+    expect(await second.text()).toBe(await first.text());
+    expect(digest).toHaveBeenCalledTimes(1);
+    await call(`https://memo.example.com${CARD}`, { headers: { "A2A-Version": "1.0" } }, workerEnv);
+    await call(`https://other.example.com${CARD}`, {}, workerEnv);
+    expect(digest).toHaveBeenCalledTimes(3);
+    const runtime = runtimeFor(workerEnv);
+    const source = await runtime.store.lookup("memo.example.com");
+    expect(runtime.card(source, "https://memo.example.com", "hybrid")).toBe(runtime.card(source, "https://memo.example.com", "hybrid"));
+  });
+
+  it("keeps the memoized card when a KV value is re-read unchanged", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    await put("same.example.com", { name: "Same" });
+    const workerEnv = makeEnv();
+    const digest = vi.spyOn(crypto.subtle, "digest");
+    await call(`https://same.example.com${CARD}`, {}, workerEnv);
+    vi.advanceTimersByTime(61_000);
+    await call(`https://same.example.com${CARD}`, {}, workerEnv);
+    expect(digest).toHaveBeenCalledTimes(1);
+  });
+});
