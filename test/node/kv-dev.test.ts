@@ -1,0 +1,47 @@
+// The README's KV commands against `wrangler dev`: a document put with
+// `wrangler kv key put --local` for the host 127.0.0.1 replaces the bundled one.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, run, start, waitForHttp, type Started } from "../support/processes";
+import { schemaErrors } from "../support/schemas";
+
+describe("wrangler kv key put + wrangler dev", () => {
+  let dev: Started;
+  let base: string;
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), "kv-dev-"));
+    const doc = join(dir, "agent.json");
+    writeFileSync(doc, JSON.stringify({ name: "Local KV Agent", skills: [{ name: "Echo" }] }));
+    const bad = join(dir, "bad.json");
+    writeFileSync(bad, "{ not json");
+    const persist = join(dir, "state");
+    for (const [key, path] of [["127.0.0.1", doc], ["default", bad]]) {
+      const put = await run("node_modules/.bin/wrangler", ["kv", "key", "put", key!, "--path", path!, "--binding", "SKILLS", "--local", "--persist-to", persist]);
+      expect(put.code, put.stdout + put.stderr).toBe(0);
+    }
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    dev = start("node_modules/.bin/wrangler", ["dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()), "--persist-to", persist]);
+    await waitForHttp(`${base}/.well-known/agent-card.json`, dev);
+  });
+  afterAll(() => dev?.stop());
+
+  it("serves the document stored under the request's hostname", async () => {
+    const card = (await (await fetch(`${base}/.well-known/agent-card.json`, { headers: { "A2A-Version": "1.0" } })).json()) as Record<string, any>;
+    expect(schemaErrors.v1Card(card)).toEqual([]);
+    expect(card.name).toBe("Local KV Agent");
+    expect(card.skills.map((s: any) => s.id)).toEqual(["Echo"]);
+  });
+
+  it("skips a broken `default` for other hosts, serving the bundled card, and logs it once", async () => {
+    const response = await fetch(`http://localhost:${new URL(base).port}/.well-known/agent-card.json`);
+    expect(response.status).toBe(200);
+    const card = (await response.json()) as Record<string, any>;
+    expect(card.name).toBe("Acme Travel Concierge");
+    expect(card.url).toBe(`http://localhost:${new URL(base).port}/`);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(dev.output().match(/"event":"kv_document_invalid","key":"default"/g)).toHaveLength(1);
+  });
+});
