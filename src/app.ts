@@ -5,17 +5,24 @@ import { cardPreflight, cardResponse } from "./card/routes";
 import { CARD_PATH, LEGACY_CARD_PATH } from "./card/variant";
 import { errorResponse, HttpError, renderError } from "./errors";
 import { requestTarget } from "./http/request-url";
-import { runtimeFor, type Runtime } from "./runtime";
+import { proxyRpc } from "./proxy/forward";
+import { rpcCorsHeaders, RPC_CORS_ALLOW_HEADERS, RPC_METHODS } from "./proxy/headers";
+import { runtimeFor, type Runtime, type RuntimeDeps } from "./runtime";
 
 export type AppEnv = { Bindings: Env; Variables: { runtime: Runtime } };
 
 export const CARD_PATHS: ReadonlySet<string> = new Set([CARD_PATH, LEGACY_CARD_PATH]);
 
-export function createApp(): Hono<AppEnv> {
+/** The RPC path answers with and without a trailing slash (the 1.0 TCK posts to "<interface url>/"). */
+function isRpcPath(pathname: string, rpcPath: string): boolean {
+  return pathname === rpcPath || pathname === `${rpcPath}/`;
+}
+
+export function createApp(deps: RuntimeDeps = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   app.use(async (c, next) => {
-    c.set("runtime", runtimeFor(c.env));
+    c.set("runtime", runtimeFor(c.env, deps));
     await next();
   });
 
@@ -28,6 +35,30 @@ export function createApp(): Hono<AppEnv> {
     });
   }
 
+  // The JSON-RPC endpoint lives at a configured path, so it is matched in the handler.
+  app.post("*", (c, next) => {
+    const target = requestTarget(c.req.url);
+    const runtime = c.get("runtime");
+    if (!isRpcPath(target.pathname, runtime.config.rpcPath)) return next();
+    const cf = c.req.raw.cf as IncomingRequestCfProperties | undefined;
+    return proxyRpc(c.req.raw, target, runtime, { colo: cf?.colo, continent: cf?.continent });
+  });
+  app.options("*", (c, next) => {
+    const runtime = c.get("runtime");
+    if (!isRpcPath(requestTarget(c.req.url).pathname, runtime.config.rpcPath)) return next();
+    const headers = rpcCorsHeaders(c.req.header("origin") ?? null, runtime.config);
+    headers.set("access-control-allow-methods", RPC_METHODS);
+    headers.set("access-control-allow-headers", RPC_CORS_ALLOW_HEADERS);
+    headers.set("access-control-max-age", "86400");
+    headers.set("allow", RPC_METHODS);
+    return new Response(null, { status: 204, headers });
+  });
+  // GET stays 404 on the RPC path (`/` may become a human page); other writes get 405.
+  app.on(["PUT", "PATCH", "DELETE"], "*", (c, next) => {
+    if (!isRpcPath(requestTarget(c.req.url).pathname, c.get("runtime").config.rpcPath)) return next();
+    throw new HttpError(405, "Method not allowed", { allow: RPC_METHODS });
+  });
+
   app.notFound(() => errorResponse(404, "Not found"));
   app.onError(renderError);
   return app;
@@ -39,14 +70,15 @@ export function createApp(): Hono<AppEnv> {
  * handler as the route; everything else, including HEAD and errors, goes
  * through the app. Measured in workerd: ~15% more card req/s (`npm run bench:card`).
  */
-export function createWorker(app: Hono<AppEnv> = createApp()): ExportedHandler<Env> {
+export function createWorker(deps: RuntimeDeps = {}): ExportedHandler<Env> {
+  const app = createApp(deps);
   return {
     fetch(request, env, ctx) {
       if (request.method === "GET") {
         const url = requestTarget(request.url);
         if (CARD_PATHS.has(url.pathname)) {
           try {
-            const response = cardResponse(request, url, runtimeFor(env));
+            const response = cardResponse(request, url, runtimeFor(env, deps));
             return response instanceof Promise ? response.catch(renderError) : response;
           } catch (error) {
             return renderError(error);

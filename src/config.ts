@@ -7,6 +7,8 @@ import { formatIssues, type Issue } from "./validation";
 import type { ParseResult } from "./card/source";
 
 export type CardCompat = "hybrid" | "strict";
+/** Where the card data comes from: the card-source documents (bundled/KV) or the origin's own card. */
+export type CardSourceMode = "document" | "origin";
 
 /** Turns a raw env value into T, or throws ConfigValueError with a readable reason. */
 class ConfigValueError extends Error {}
@@ -97,6 +99,85 @@ function parseList(raw: string): string[] {
   return [...new Set((items as string[]).map((item) => item.trim()).filter((item) => item !== ""))];
 }
 
+/** The origin's JSON-RPC endpoint: absolute http(s) URL, no credentials or fragment (a query is kept). */
+export function parseOriginUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigValueError("expected an absolute http(s) URL such as http://10.0.0.5:8080/");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ConfigValueError("expected an http or https URL");
+  if (url.hash || url.username || url.password) throw new ConfigValueError("expected a URL without credentials or fragment (put credentials in ORIGIN_HEADERS)");
+  return url.href;
+}
+
+// RFC 9110 §5.1 token; values must not break the header block (CR, LF, NUL).
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE = /^[^\r\n\0]*$/;
+
+function parseHeaderMap(raw: string): Record<string, string> {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new ConfigValueError('expected a JSON object of header names to values, e.g. {"Authorization":"Bearer ..."}');
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ConfigValueError("expected a JSON object of header names to string values");
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, v] of Object.entries(value)) {
+    if (!HEADER_NAME.test(name)) throw new ConfigValueError(`"${name.slice(0, 40)}" is not a valid header name`);
+    if (typeof v !== "string" || !HEADER_VALUE.test(v)) throw new ConfigValueError(`the value of ${name} must be a string without line breaks`);
+    headers[name.toLowerCase()] = v;
+  }
+  return headers;
+}
+
+/** Region key (Cloudflare colo, e.g. FRA, or continent, e.g. EU) -> origin URLs, preferred first. */
+export type OriginRegions = Record<string, string[]>;
+
+function parseOriginRegions(raw: string): OriginRegions {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new ConfigValueError('expected a JSON object such as {"EU":["https://eu.internal/"],"FRA":"https://fra.internal/"}');
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ConfigValueError("expected a JSON object of region to URL(s)");
+  const regions: OriginRegions = {};
+  for (const [key, urls] of Object.entries(value)) {
+    // request.cf.continent is two letters (EU, NA, ...), request.cf.colo an IATA code (FRA, SJC, ...).
+    if (!/^[A-Z]{2,3}$/.test(key)) throw new ConfigValueError(`region "${key.slice(0, 20)}" must be a continent (EU) or colo (FRA) code`);
+    const list = typeof urls === "string" ? [urls] : urls;
+    if (!Array.isArray(list) || list.length === 0 || list.some((u) => typeof u !== "string")) {
+      throw new ConfigValueError(`region ${key} must map to a URL or a non-empty list of URLs`);
+    }
+    regions[key] = list.map((u) => {
+      try {
+        return parseOriginUrl(u);
+      } catch (error) {
+        throw new ConfigValueError(`region ${key}: ${(error as Error).message}`);
+      }
+    });
+  }
+  return regions;
+}
+
+function parseCorsOrigins(raw: string): "*" | string[] {
+  if (raw === "*") return "*";
+  return parseList(raw).map((origin) => {
+    try {
+      const url = new URL(origin);
+      if (url.origin !== origin.replace(/\/$/, "")) throw new Error();
+      return url.origin;
+    } catch {
+      throw new ConfigValueError(`"${origin.slice(0, 60)}" is not an origin such as https://app.example.com`);
+    }
+  });
+}
+
 function parseProtocolVersions(raw: string): string[] {
   const versions = parseList(raw);
   // A2A 1.0 §3.6: versions are Major.Minor; a patch part must not be used.
@@ -117,6 +198,16 @@ const ConfigSchema = z.object({
   CARD_STALE_WHILE_REVALIDATE: envVar(integer(0, 31_536_000), 600),
   // Cloudflare KV rejects a cacheTtl below 30 seconds.
   KV_CACHE_TTL: envVar(integer(30, 86_400), 60),
+  ORIGIN_URL: envVar<string | undefined>(parseOriginUrl, undefined),
+  ORIGIN_HEADERS: envVar<Record<string, string>>(parseHeaderMap, {}),
+  ORIGIN_REGIONS: envVar<OriginRegions>(parseOriginRegions, {}),
+  ORIGIN_TIMEOUT_MS: envVar(integer(100, 300_000), 30_000),
+  MAX_BODY_BYTES: envVar(integer(1, 100 * 1024 * 1024), 1024 * 1024),
+  METHOD_ALLOWLIST: envVar<string[] | undefined>(parseList, undefined),
+  CORS_ALLOWED_ORIGINS: envVar<"*" | string[]>(parseCorsOrigins, "*"),
+  CARD_SOURCE: envVar<CardSourceMode>(oneOf("document", "origin"), "document"),
+  ORIGIN_CARD_URL: envVar<string | undefined>(parseOriginUrl, undefined),
+  ORIGIN_CARD_TTL: envVar(integer(1, 86_400), 60),
 });
 
 export const CONFIG_VARIABLES = Object.keys(ConfigSchema.shape);
@@ -131,6 +222,18 @@ export interface Config {
   cardMaxAge: number;
   cardStaleWhileRevalidate: number;
   kvCacheTtl: number;
+  originUrl: string | undefined;
+  /** Lower-case header names; a secret (never logged or echoed). */
+  originHeaders: Record<string, string>;
+  originRegions: OriginRegions;
+  originTimeoutMs: number;
+  maxBodyBytes: number;
+  methodAllowlist: ReadonlySet<string> | undefined;
+  corsAllowedOrigins: "*" | string[];
+  cardSource: CardSourceMode;
+  /** The origin's own card (passthrough mode); defaults to ORIGIN_URL's host + /.well-known/agent-card.json. */
+  originCardUrl: string | undefined;
+  originCardTtl: number;
 }
 
 /** Parses the worker's env. Never throws: bad values come back as issues keyed by variable name. */
@@ -140,6 +243,12 @@ export function parseConfig(env: Readonly<Record<string, unknown>>): ParseResult
   const result = ConfigSchema.safeParse(Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, source[name]])));
   if (!result.success) return { ok: false, issues: formatIssues(result.error.issues) };
   const v = result.data;
+  if (v.RPC_PATH.startsWith("/.well-known/")) {
+    return { ok: false, issues: [{ path: "RPC_PATH", message: "must not be under /.well-known/ (the card paths live there)" }] };
+  }
+  if (v.CARD_SOURCE === "origin" && !v.ORIGIN_URL && !v.ORIGIN_CARD_URL) {
+    return { ok: false, issues: [{ path: "CARD_SOURCE", message: "origin needs ORIGIN_URL or ORIGIN_CARD_URL" }] };
+  }
   return {
     ok: true,
     value: {
@@ -152,6 +261,16 @@ export function parseConfig(env: Readonly<Record<string, unknown>>): ParseResult
       cardMaxAge: v.CARD_MAX_AGE,
       cardStaleWhileRevalidate: v.CARD_STALE_WHILE_REVALIDATE,
       kvCacheTtl: v.KV_CACHE_TTL,
+      originUrl: v.ORIGIN_URL,
+      originHeaders: v.ORIGIN_HEADERS,
+      originRegions: v.ORIGIN_REGIONS,
+      originTimeoutMs: v.ORIGIN_TIMEOUT_MS,
+      maxBodyBytes: v.MAX_BODY_BYTES,
+      methodAllowlist: v.METHOD_ALLOWLIST && v.METHOD_ALLOWLIST.length > 0 ? new Set(v.METHOD_ALLOWLIST) : undefined,
+      corsAllowedOrigins: v.CORS_ALLOWED_ORIGINS,
+      cardSource: v.CARD_SOURCE,
+      originCardUrl: v.ORIGIN_CARD_URL ?? (v.ORIGIN_URL ? new URL("/.well-known/agent-card.json", v.ORIGIN_URL).href : undefined),
+      originCardTtl: v.ORIGIN_CARD_TTL,
     },
   };
 }

@@ -9,6 +9,9 @@ import { buildCard, joinUrl, type CardVariant } from "./card/render";
 import { cardHeaders } from "./card/headers";
 import { parseCardSource, type CardSource } from "./card/source";
 import { CardSourceStore } from "./card/store";
+import { OriginCardStore } from "./card/origin-store";
+import { publicizeCard } from "./card/from-origin";
+import { OriginTransport, type FetchLike } from "./proxy/transport";
 import { strongEtag } from "./http/etag";
 import { issuesToText } from "./validation";
 
@@ -29,16 +32,39 @@ const MAX_BASES_PER_SOURCE = 256;
 
 type Memo = BuiltCard | Promise<BuiltCard>;
 
+export interface RuntimeDeps {
+  /** Outbound fetch to the origin (tests inject one); defaults to the global fetch, looked up per call. */
+  fetch?: FetchLike;
+}
+
 export class Runtime {
   readonly store: CardSourceStore;
+  readonly origin: OriginTransport;
+  /** Passthrough card mode only. */
+  readonly originCards: OriginCardStore | undefined;
   readonly #cards = new WeakMap<CardSource, Map<string, Partial<Record<CardVariant, Memo>>>>();
 
   constructor(
     readonly config: Config,
     kv: KVNamespace | undefined,
+    originBinding: Fetcher | undefined,
     bundled: () => CardSource,
+    deps: RuntimeDeps = {},
   ) {
     this.store = new CardSourceStore(kv, bundled, config.kvCacheTtl);
+    this.origin = new OriginTransport(config, originBinding, deps.fetch ?? ((input, init) => fetch(input, init)));
+    this.originCards =
+      config.cardSource === "origin" && config.originCardUrl
+        ? new OriginCardStore(this.origin, config.originCardUrl, config.originHeaders, config.originCardTtl, config.originTimeoutMs)
+        : undefined;
+  }
+
+  /** The card-source document for a public hostname: the origin's card (passthrough mode) or KV/bundled. */
+  source(hostname: string): CardSource | Promise<CardSource> {
+    if (!this.originCards) return this.store.lookup(hostname);
+    const found = this.originCards.lookup();
+    if (found instanceof Promise) return found.then((card) => card?.source ?? this.store.lookup(hostname));
+    return found?.source ?? this.store.lookup(hostname);
   }
 
   /** The card for (source, public base, variant), built and hashed once. */
@@ -60,8 +86,13 @@ export class Runtime {
   }
 
   async #build(source: CardSource, base: string, variant: CardVariant): Promise<BuiltCard> {
-    const { rpcPath, protocolVersions, skillAllowlist } = this.config;
-    const card = buildCard(source, { rpcUrl: joinUrl(base, rpcPath), protocolVersions, skillAllowlist }, variant);
+    const { rpcPath, skillAllowlist } = this.config;
+    const fromOrigin = this.originCards?.describe(source);
+    const rpcUrl = joinUrl(base, rpcPath);
+    const protocolVersions = fromOrigin?.protocolVersions ?? this.config.protocolVersions;
+    let card = buildCard(source, { rpcUrl, protocolVersions, skillAllowlist }, variant);
+    // The origin's documentation/icon/provider URLs may name its private host.
+    if (fromOrigin) card = publicizeCard(card, this.origin.privateOrigins, base, rpcUrl);
     const body = new TextEncoder().encode(JSON.stringify(card));
     const etag = await strongEtag(body);
     const headers = cardHeaders(this.config, variant, etag);
@@ -90,12 +121,16 @@ export function bundledCardSource(): CardSource {
 /** A bad configuration is remembered too: it is logged once per isolate, not per request. */
 const runtimes = new WeakMap<object, Runtime | HttpError>();
 
-export function runtimeFor(env: Env): Runtime {
+/** Bindings read from the env; ORIGIN is optional and not declared in wrangler.toml (see README). */
+type RuntimeEnv = Env & { ORIGIN?: Fetcher };
+
+export function runtimeFor(env: RuntimeEnv, deps: RuntimeDeps = {}): Runtime {
   let runtime = runtimes.get(env);
   if (!runtime) {
     const parsed = parseConfig(env as unknown as Record<string, unknown>);
     if (parsed.ok) {
-      runtime = new Runtime(parsed.value, env.SKILLS as KVNamespace | undefined, bundledCardSource);
+      const binding = typeof env.ORIGIN?.fetch === "function" ? env.ORIGIN : undefined;
+      runtime = new Runtime(parsed.value, env.SKILLS as KVNamespace | undefined, binding, bundledCardSource, deps);
     } else {
       const problems = issuesToText(parsed.issues);
       log("error", "config_invalid", { issues: problems });

@@ -15,7 +15,7 @@ export function cardResponse(request: Request, url: RequestTarget, runtime: Runt
   const { config } = runtime;
   const base = publicBaseUrl(url, request.headers, config);
   const hostname = base === url.origin ? url.hostname : new URL(base).hostname;
-  const source = runtime.store.lookup(hostname);
+  const source = runtime.source(hostname);
   if (source instanceof Promise) return source.then((s) => respond(runtime.card(s, base, variantOf(request, url, runtime)), request));
   return respond(runtime.card(source, base, variantOf(request, url, runtime)), request);
 }

@@ -24,3 +24,36 @@ export async function call(input: string, init: RequestInit = {}, workerEnv: Env
 
 export const CARD = "/.well-known/agent-card.json";
 export const LEGACY = "/.well-known/agent.json";
+
+export interface FakeOrigin {
+  fetch: (input: string, init?: RequestInit) => Promise<Response>;
+  /** Every request the origin received, as a Request (body readable once). */
+  requests: Request[];
+  /** Raw bytes of each request body, in order. */
+  bodies: Uint8Array[];
+}
+
+/** An origin behind an injected fetch: `handler` answers each request. */
+export function fakeOrigin(handler: (request: Request) => Response | Promise<Response>): FakeOrigin {
+  const origin: FakeOrigin = {
+    requests: [],
+    bodies: [],
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      const bytes = new Uint8Array(await request.clone().arrayBuffer());
+      origin.requests.push(request);
+      origin.bodies.push(bytes);
+      return handler(request);
+    },
+  };
+  return origin;
+}
+
+/** Like `call`, through a worker built with the given origin fetch. */
+export async function callVia(origin: Pick<FakeOrigin, "fetch">, input: string, init: RequestInit & { cf?: unknown } = {}, workerEnv: Env = makeEnv()): Promise<Response> {
+  const worker = createWorker({ fetch: origin.fetch });
+  const ctx = createExecutionContext();
+  const response = await worker.fetch!(new Request(input, init as RequestInit) as Request<unknown, IncomingRequestCfProperties>, workerEnv, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}

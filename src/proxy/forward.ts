@@ -1,0 +1,160 @@
+// POST <rpc path>: validate at the edge, then stream to the origin agent.
+// Every answer the edge makes itself is a JSON-RPC envelope with the request's
+// id (null when it could not be read) and a fixed message: no stack, no origin
+// address. One structured log line per failure.
+import { joinUrl } from "../card/render";
+import { publicizeCard } from "../card/from-origin";
+import { publicBaseUrl } from "../http/public-base";
+import type { RequestTarget } from "../http/request-url";
+import { log } from "../log";
+import { rpcError, rpcErrorBody, type RpcErrorObject, type RpcId } from "../rpc/errors";
+import { validateRpcRequest } from "../rpc/validate";
+import type { Runtime } from "../runtime";
+import { clientResponseHeaders, originRequestHeaders, rpcCorsHeaders } from "./headers";
+import { withClientQuery, type RequestLocation } from "./origins";
+
+/** A2A 1.0 GetExtendedAgentCard and 0.3 agent/getAuthenticatedExtendedCard return a card with origin URLs. */
+const EXTENDED_CARD_METHODS = new Set(["GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard"]);
+const MAX_EXTENDED_CARD_BYTES = 4 * 1024 * 1024;
+
+function envelope(status: number, id: RpcId, error: RpcErrorObject, cors: Headers): Response {
+  const headers = new Headers(cors);
+  headers.set("content-type", "application/json");
+  return new Response(rpcErrorBody(id, error), { status, headers });
+}
+
+function isJson(contentType: string | null): boolean {
+  const type = contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
+  return type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"));
+}
+
+function isEventStream(contentType: string | null): boolean {
+  return contentType?.split(";")[0]?.trim().toLowerCase() === "text/event-stream";
+}
+
+/** Reads at most `limit` bytes; null when the body is larger. */
+async function readCapped(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array | null> {
+  if (body === null) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+export async function proxyRpc(request: Request, target: RequestTarget, runtime: Runtime, where: RequestLocation): Promise<Response> {
+  const { config } = runtime;
+  const cors = rpcCorsHeaders(request.headers.get("origin"), config);
+
+  // Size first: a declared length over the cap is refused before reading anything.
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > config.maxBodyBytes) {
+    return envelope(413, null, rpcError("INVALID_REQUEST", `body larger than ${config.maxBodyBytes} bytes`, "PAYLOAD_TOO_LARGE"), cors);
+  }
+  if (request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() !== "application/json") {
+    return envelope(415, null, rpcError("INVALID_REQUEST", "Content-Type must be application/json", "UNSUPPORTED_MEDIA_TYPE"), cors);
+  }
+  const body = await readCapped(request.body, config.maxBodyBytes);
+  if (body === null) {
+    return envelope(413, null, rpcError("INVALID_REQUEST", `body larger than ${config.maxBodyBytes} bytes`, "PAYLOAD_TOO_LARGE"), cors);
+  }
+  const rpc = validateRpcRequest(body, config.methodAllowlist);
+  // JSON-RPC errors travel with HTTP 200, as the A2A SDKs send and expect them.
+  if (!rpc.ok) return envelope(200, rpc.id, rpc.error, cors);
+
+  const candidates = runtime.origin.candidates(where);
+  if (candidates.length === 0) {
+    log("error", "origin_failed", { kind: "not_configured", method: rpc.method });
+    return envelope(503, rpc.id, rpcError("INTERNAL_ERROR", "no origin agent is configured", "ORIGIN_NOT_CONFIGURED"), cors);
+  }
+
+  const base = publicBaseUrl(target, request.headers, config);
+  const publicUrl = new URL(base);
+  const headers = originRequestHeaders(request.headers, config, {
+    scheme: publicUrl.protocol.slice(0, -1),
+    host: publicUrl.host,
+    clientIp: request.headers.get("cf-connecting-ip") ?? undefined,
+  });
+
+  // One deadline for the whole attempt (failover included), up to the origin's response headers.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), config.originTimeoutMs);
+  let response: Response | undefined;
+  let answeredBy = "";
+  try {
+    for (const [attempt, candidate] of candidates.entries()) {
+      answeredBy = runtime.origin.label(candidate);
+      try {
+        response = await runtime.origin.send(withClientQuery(candidate, target.search), {
+          method: "POST",
+          headers,
+          body,
+          redirect: "manual",
+          signal: deadline.signal,
+        });
+        break;
+      } catch (error) {
+        if (deadline.signal.aborted) {
+          log("error", "origin_failed", { kind: "timeout", method: rpc.method, origin: answeredBy, timeoutMs: config.originTimeoutMs });
+          return envelope(504, rpc.id, rpcError("INTERNAL_ERROR", "origin agent timed out", "ORIGIN_TIMEOUT"), cors);
+        }
+        log("warn", "origin_failed", { kind: "unreachable", method: rpc.method, origin: answeredBy, attempt: attempt + 1, of: candidates.length, error: (error as Error).name });
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  if (!response) {
+    return envelope(502, rpc.id, rpcError("INTERNAL_ERROR", "origin agent unreachable", "ORIGIN_UNREACHABLE"), cors);
+  }
+
+  const contentType = response.headers.get("content-type");
+  const bad = (kind: string, status: number, detail: string, reason: string) => {
+    log("error", "origin_failed", { kind, method: rpc.method, origin: answeredBy, status: response!.status });
+    void response!.body?.cancel();
+    return envelope(status, rpc.id, rpcError("INTERNAL_ERROR", detail, reason), cors);
+  };
+  if (response.status >= 500) return bad("origin_status", 502, `origin agent failed (HTTP ${response.status})`, "ORIGIN_ERROR");
+  const stream = isEventStream(contentType);
+  if (!stream && !isJson(contentType)) {
+    const status = response.status >= 400 ? response.status : 502;
+    return bad("invalid_response", status, `origin agent returned a non-JSON response (HTTP ${response.status})`, "ORIGIN_INVALID_RESPONSE");
+  }
+
+  const responseHeaders = clientResponseHeaders(response.headers, config, runtime.origin.privateHosts, cors);
+  if (!stream && response.ok && EXTENDED_CARD_METHODS.has(rpc.method)) {
+    const text = await readCapped(response.body, MAX_EXTENDED_CARD_BYTES);
+    let reply: { result?: unknown } | undefined;
+    try {
+      reply = text === null ? undefined : JSON.parse(new TextDecoder().decode(text));
+    } catch {
+      reply = undefined;
+    }
+    if (!reply || typeof reply !== "object") {
+      log("error", "origin_failed", { kind: "invalid_response", method: rpc.method, origin: answeredBy, status: response.status });
+      return envelope(502, rpc.id, rpcError("INTERNAL_ERROR", "origin agent returned an unreadable card", "ORIGIN_INVALID_RESPONSE"), cors);
+    }
+    if (reply.result && typeof reply.result === "object" && !Array.isArray(reply.result)) {
+      reply.result = publicizeCard(reply.result as Record<string, unknown>, runtime.origin.privateOrigins, base, joinUrl(base, config.rpcPath));
+    }
+    return new Response(JSON.stringify(reply), { status: response.status, headers: responseHeaders });
+  }
+  // Streams (and every other JSON reply) pass through as they arrive: no buffering,
+  // and a client that goes away cancels the origin's body.
+  return new Response(response.body, { status: response.status, headers: responseHeaders });
+}

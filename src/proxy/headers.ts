@@ -1,0 +1,74 @@
+// Which headers cross the edge, in each direction. Both directions are
+// allowlists: anything not named here (cookies, hop-by-hop headers, proxy
+// headers, origin-internal headers) stays on its side.
+import type { Config } from "../config";
+
+/** Client -> origin (A2A 1.0 §3.2.6 service parameters, 0.3 X-A2A-Extensions, W3C trace context). */
+const FORWARDED_REQUEST_HEADERS = ["content-type", "accept", "a2a-version", "a2a-extensions", "x-a2a-extensions", "authorization", "traceparent", "tracestate"];
+
+/** Origin -> client. No Location/Content-Location/Set-Cookie: they can carry the private address or scope. */
+const RETURNED_RESPONSE_HEADERS = ["content-type", "cache-control", "content-language", "a2a-version", "a2a-extensions", "x-a2a-extensions", "www-authenticate", "retry-after", "x-accel-buffering"];
+
+export const RPC_CORS_ALLOW_HEADERS = "Content-Type, Authorization, A2A-Version, A2A-Extensions, X-A2A-Extensions";
+export const RPC_METHODS = "POST, OPTIONS";
+
+export interface PublicSide {
+  /** `https` or `http`, as the client used (or the trusted proxy said). */
+  scheme: string;
+  /** Public host[:port]. */
+  host: string;
+  /** The connecting client, as Cloudflare saw it (CF-Connecting-IP), if known. */
+  clientIp: string | undefined;
+}
+
+export function originRequestHeaders(incoming: Headers, config: Config, side: PublicSide): Headers {
+  const headers = new Headers();
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const value = incoming.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  if (!headers.has("accept")) headers.set("accept", "application/json, text/event-stream");
+  // X-Forwarded-For: the client's own claim is kept only behind a trusted proxy.
+  const claimed = config.trustForwardedHeaders ? incoming.get("x-forwarded-for") : null;
+  const chain = [claimed, side.clientIp].filter((v): v is string => !!v).join(", ");
+  if (chain) headers.set("x-forwarded-for", chain);
+  headers.set("x-forwarded-host", side.host);
+  headers.set("x-forwarded-proto", side.scheme);
+  // The origin's own credentials replace the client's Authorization when they set one.
+  for (const [name, value] of Object.entries(config.originHeaders)) headers.set(name, value);
+  return headers;
+}
+
+/**
+ * Allowlisted origin headers, minus any whose value mentions a private origin
+ * or repeats an origin credential, plus CORS for the calling page.
+ */
+export function clientResponseHeaders(origin: Headers, config: Config, privateHosts: readonly string[], cors: Headers): Headers {
+  const secrets = Object.values(config.originHeaders).filter((v) => v.length >= 8);
+  const headers = new Headers(cors);
+  for (const name of RETURNED_RESPONSE_HEADERS) {
+    const value = origin.get(name);
+    if (value === null) continue;
+    if (privateHosts.some((host) => value.includes(host)) || secrets.some((secret) => value.includes(secret))) continue;
+    headers.set(name, value);
+  }
+  return headers;
+}
+
+/**
+ * CORS for the JSON-RPC endpoint: `*` by default (requests carry Authorization
+ * explicitly, never cookies), or the listed origins reflected. Never
+ * Access-Control-Allow-Credentials.
+ */
+export function rpcCorsHeaders(requestOrigin: string | null, config: Config): Headers {
+  const headers = new Headers();
+  if (config.corsAllowedOrigins === "*") {
+    headers.set("access-control-allow-origin", "*");
+  } else {
+    headers.set("vary", "Origin");
+    if (requestOrigin !== null && config.corsAllowedOrigins.includes(requestOrigin)) {
+      headers.set("access-control-allow-origin", requestOrigin);
+    }
+  }
+  return headers;
+}

@@ -1,0 +1,49 @@
+// Edge validation of a JSON-RPC 2.0 request (A2A 0.3 §3.2.1, 1.0 §9): pure,
+// on the exact bytes the client sent. Valid requests are forwarded as those
+// bytes; invalid ones never reach the origin.
+import { rpcError, type RpcErrorObject, type RpcId } from "./errors";
+
+export type RpcValidation =
+  | { ok: true; id: RpcId; method: string }
+  | { ok: false; id: RpcId; error: RpcErrorObject };
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+function isValidId(id: unknown): id is RpcId {
+  return id === null || typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
+}
+
+export function validateRpcRequest(body: Uint8Array, methodAllowlist?: ReadonlySet<string>): RpcValidation {
+  let text: string;
+  let value: unknown;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    return { ok: false, id: null, error: rpcError("PARSE_ERROR", "body is not UTF-8", "PARSE_ERROR") };
+  }
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, id: null, error: rpcError("PARSE_ERROR", undefined, "PARSE_ERROR") };
+  }
+  if (Array.isArray(value)) {
+    return { ok: false, id: null, error: rpcError("INVALID_REQUEST", "batch requests are not supported", "INVALID_REQUEST") };
+  }
+  if (typeof value !== "object" || value === null) {
+    return { ok: false, id: null, error: rpcError("INVALID_REQUEST", "expected a JSON-RPC request object", "INVALID_REQUEST") };
+  }
+  const request = value as Record<string, unknown>;
+  const id = isValidId(request.id) ? request.id : null;
+  const invalid = (detail: string): RpcValidation => ({ ok: false, id, error: rpcError("INVALID_REQUEST", detail, "INVALID_REQUEST") });
+  if (request.jsonrpc !== "2.0") return invalid('"jsonrpc" must be "2.0"');
+  if (!("id" in request)) return invalid('"id" is required (A2A has no notifications)');
+  if (!isValidId(request.id)) return invalid('"id" must be a string, a number or null');
+  if (typeof request.method !== "string" || request.method === "") return invalid('"method" must be a non-empty string');
+  if ("params" in request && (typeof request.params !== "object" || request.params === null)) {
+    return invalid('"params" must be an object or an array');
+  }
+  if (methodAllowlist && !methodAllowlist.has(request.method)) {
+    return { ok: false, id, error: rpcError("METHOD_NOT_FOUND", undefined, "METHOD_NOT_FOUND") };
+  }
+  return { ok: true, id, method: request.method };
+}

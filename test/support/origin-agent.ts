@@ -1,0 +1,355 @@
+// A real A2A origin agent (built on @a2a-js/sdk) for end-to-end tests of the edge.
+//
+// - Agent card at /.well-known/agent-card.json (v1.0 card, or the v0.3 hybrid card
+//   when the request carries no A2A-Version header / A2A-Version: 0.3).
+// - JSON-RPC at / for both protocol versions (A2A-Version: 1.0 → v1.0 methods such as
+//   SendMessage; no header / 0.3 → v0.3 methods such as message/send).
+// - An echo executor: "T" → "echo: T", publishing a Task first and then, spaced by
+//   `streamDelayMs`, a working status-update, an artifact-update and a completed
+//   status-update, so that streaming through a proxy can be observed.
+// - Every JSON-RPC POST is recorded (method, lower-cased headers, raw body) before the
+//   SDK handles it; streams the client hung up on are counted.
+//
+// In-process: `const agent = await startOriginAgent({ streamDelayMs: 100 })`.
+// As a process: `node_modules/.bin/tsx test/support/origin-agent.ts --port N [--delay MS] [--auth "Bearer x"]`
+// prints `origin-agent listening <url>` and runs until SIGTERM.
+import { randomUUID } from "node:crypto";
+import { realpathSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { Role, TaskState, type AgentCard, type AgentSkill, type Message, type Part } from "@a2a-js/sdk";
+import {
+  AgentEvent,
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from "@a2a-js/sdk/server";
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+
+export interface RecordedRequest {
+  /** JSON-RPC method from the parsed body ("" when the body is not a JSON-RPC request object). */
+  method: string;
+  /** All request headers, names lower-cased (repeated headers joined with ", "). */
+  headers: Record<string, string>;
+  /** The request body exactly as received (after any Content-Encoding is undone), as UTF-8. */
+  rawBody: string;
+}
+
+export interface OriginAgent {
+  /** The JSON-RPC endpoint and agent base URL, e.g. http://127.0.0.1:PORT/ */
+  url: string;
+  port: number;
+  /** Every JSON-RPC POST (to /) in arrival order, recorded before auth checks and the SDK. */
+  requests: RecordedRequest[];
+  /** How many SSE responses were closed by the client before the server ended them. */
+  streamsClosedEarly: () => number;
+  /** Closes the server and every open connection; resolves once closed. */
+  stop(): Promise<void>;
+}
+
+export interface OriginAgentOptions {
+  /** Default 0 (ephemeral). Always bound to 127.0.0.1. */
+  port?: number;
+  /** Gap between the events after the initial Task. Default 200. */
+  streamDelayMs?: number;
+  /** If set, JSON-RPC POSTs whose Authorization header is not exactly this get HTTP 401. */
+  requiredAuthorization?: string;
+}
+
+export const ORIGIN_AGENT_NAME = "Origin Echo Agent";
+const CARD_PATH = "/.well-known/agent-card.json";
+/** The skill only present on the extended card. */
+export const EXTENDED_SKILL_ID = "echo-extended";
+
+const BODY_LIMIT = "10mb";
+
+function textPart(text: string): Part {
+  return { content: { $case: "text", value: text }, metadata: undefined, filename: "", mediaType: "text/plain" };
+}
+
+function agentMessage(text: string, taskId: string, contextId: string): Message {
+  return {
+    messageId: randomUUID(),
+    contextId,
+    taskId,
+    role: Role.ROLE_AGENT,
+    parts: [textPart(text)],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+/** All text parts of a message (or artifact), concatenated. */
+export function messageText(message: { parts: Part[] } | undefined): string {
+  return (message?.parts ?? [])
+    .map((p) => (p.content?.$case === "text" ? p.content.value : ""))
+    .join("");
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+class EchoExecutor implements AgentExecutor {
+  private readonly canceled = new Set<string>();
+
+  constructor(private readonly delayMs: number) {}
+
+  cancelTask = async (taskId: string): Promise<void> => {
+    this.canceled.add(taskId);
+  };
+
+  execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
+    const { taskId, contextId } = ctx;
+    const reply = `echo: ${messageText(ctx.userMessage)}`;
+    const now = () => new Date().toISOString();
+    const status = (state: TaskState, message?: Message) =>
+      AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: now() }, metadata: undefined });
+    const canceled = () => {
+      if (!this.canceled.has(taskId)) return false;
+      bus.publish(status(TaskState.TASK_STATE_CANCELED));
+      return true;
+    };
+    try {
+      // Every execution must start with a Task (or Message) event.
+      bus.publish(
+        AgentEvent.task({
+          id: taskId,
+          contextId,
+          status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
+          artifacts: ctx.task?.artifacts ?? [],
+          history: [...(ctx.task?.history ?? []), ctx.userMessage],
+          metadata: undefined,
+        }),
+      );
+      await sleep(this.delayMs);
+      if (canceled()) return;
+      bus.publish(status(TaskState.TASK_STATE_WORKING, agentMessage("working", taskId, contextId)));
+      await sleep(this.delayMs);
+      if (canceled()) return;
+      bus.publish(
+        AgentEvent.artifactUpdate({
+          taskId,
+          contextId,
+          artifact: {
+            artifactId: `${taskId}-echo`,
+            name: "echo",
+            description: "The echoed text.",
+            parts: [textPart(reply)],
+            metadata: undefined,
+            extensions: [],
+          },
+          append: false,
+          lastChunk: true,
+          metadata: undefined,
+        }),
+      );
+      await sleep(this.delayMs);
+      if (canceled()) return;
+      bus.publish(status(TaskState.TASK_STATE_COMPLETED, agentMessage(reply, taskId, contextId)));
+    } finally {
+      this.canceled.delete(taskId);
+    }
+  };
+}
+
+const echoSkill: AgentSkill = {
+  id: "echo",
+  name: "Echo",
+  description: "Replies with the text it was sent, prefixed with 'echo: '.",
+  tags: ["echo", "test"],
+  examples: ["hello"],
+  inputModes: ["text/plain"],
+  outputModes: ["text/plain"],
+  securityRequirements: [],
+};
+
+const extendedSkill: AgentSkill = {
+  id: EXTENDED_SKILL_ID,
+  name: "Extended Echo",
+  description: "Only listed on the authenticated extended card.",
+  tags: ["echo", "extended"],
+  examples: [],
+  inputModes: ["text/plain"],
+  outputModes: ["text/plain"],
+  securityRequirements: [],
+};
+
+export function originAgentCard(url: string): AgentCard {
+  return {
+    name: ORIGIN_AGENT_NAME,
+    description: "A private A2A origin agent that echoes text, for end-to-end tests.",
+    supportedInterfaces: [
+      { url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
+      { url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "0.3" },
+    ],
+    provider: { organization: "agent-card-edge tests", url: "https://example.com/" },
+    version: "1.0.0",
+    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: true },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain"],
+    skills: [echoSkill],
+    signatures: [],
+  };
+}
+
+function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+export async function startOriginAgent(options: OriginAgentOptions = {}): Promise<OriginAgent> {
+  const delayMs = options.streamDelayMs ?? 200;
+  const requests: RecordedRequest[] = [];
+  let closedEarly = 0;
+
+  // Listen first: the card has to name the real port.
+  const server: Server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}/`;
+
+  const card = originAgentCard(url);
+  const extendedCard: AgentCard = { ...card, skills: [echoSkill, extendedSkill] };
+  const requestHandler = new DefaultRequestHandler(
+    card,
+    new InMemoryTaskStore(),
+    new EchoExecutor(delayMs),
+    undefined, // event bus manager
+    undefined, // push notification store
+    undefined, // push notification sender
+    // A provider function is used whatever the user; a plain card would only be
+    // returned to authenticated users (and UserBuilder.noAuthentication never is).
+    async () => extendedCard,
+  );
+
+  const app = express();
+  app.use(
+    CARD_PATH,
+    agentCardHandler({ agentCardProvider: requestHandler, legacyCompat: { enabled: true } }),
+  );
+
+  // Read the raw body of every JSON-RPC POST, record it, check auth, then hand the SDK
+  // the parsed JSON. The SDK's own express.json() sees a consumed stream and leaves
+  // req.body alone.
+  app.post("/", express.raw({ type: () => true, limit: BODY_LIMIT }), (req: Request, res: Response, next: NextFunction) => {
+    const rawBody = Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "";
+    let parsed: unknown;
+    let parseError = false;
+    const trimmed = rawBody.trimStart();
+    if (trimmed !== "") {
+      try {
+        parsed = JSON.parse(rawBody);
+        // body-parser's json() is strict: only objects and arrays.
+        if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) parseError = true;
+      } catch {
+        parseError = true;
+      }
+    }
+    const body = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    requests.push({
+      method: typeof body?.method === "string" ? body.method : "",
+      headers: flattenHeaders(req.headers),
+      rawBody,
+    });
+    const id = body && (typeof body.id === "string" || typeof body.id === "number") ? body.id : null;
+
+    if (options.requiredAuthorization !== undefined && req.headers.authorization !== options.requiredAuthorization) {
+      res
+        .status(401)
+        .set("WWW-Authenticate", 'Bearer realm="origin-agent"')
+        .json({ jsonrpc: "2.0", id, error: { code: -32600, message: "Unauthorized: missing or wrong Authorization header." } });
+      return;
+    }
+
+    // What the SDK's express.json() would have produced: a parsed body for JSON content
+    // types only, and its -32700 answer for unparseable JSON.
+    const isJson = req.is("application/json") === "application/json";
+    if (isJson && parseError) {
+      res.status(200).json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Invalid JSON payload." } });
+      return;
+    }
+    req.body = isJson && trimmed !== "" ? parsed : undefined;
+
+    res.on("close", () => {
+      const sse = String(res.getHeader("content-type") ?? "").startsWith("text/event-stream");
+      if (sse && !res.writableEnded) closedEarly++;
+    });
+    next();
+  });
+  app.use(
+    jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }),
+  );
+
+  server.on("request", app);
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    requests,
+    streamsClosedEarly: () => closedEarly,
+    stop() {
+      stopping ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return stopping;
+    },
+  };
+}
+
+// --- CLI ---------------------------------------------------------------------------
+
+function isMain(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+function parseArgs(argv: string[]): OriginAgentOptions {
+  const options: OriginAgentOptions = {};
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = argv[i + 1];
+    if (value === undefined) throw new Error(`missing value for ${flag}`);
+    i++;
+    if (flag === "--port") options.port = Number(value);
+    else if (flag === "--delay") options.streamDelayMs = Number(value);
+    else if (flag === "--auth") options.requiredAuthorization = value;
+    else throw new Error(`unknown option ${flag}`);
+  }
+  for (const [name, n] of [["--port", options.port], ["--delay", options.streamDelayMs]] as const) {
+    if (n !== undefined && (!Number.isInteger(n) || n < 0)) throw new Error(`${name} must be a non-negative integer`);
+  }
+  return options;
+}
+
+if (isMain()) {
+  const agent = await startOriginAgent(parseArgs(process.argv.slice(2)));
+  process.stdout.write(`origin-agent listening ${agent.url}\n`);
+  const shutdown = () => {
+    void agent.stop().then(() => process.exit(0));
+  };
+  process.once("SIGTERM", shutdown);
+  process.once("SIGINT", shutdown);
+}
