@@ -1,0 +1,165 @@
+// End to end, real processes: an @a2a-js/sdk origin agent on 127.0.0.1 that
+// requires its own credential, the worker under `wrangler dev` fronting it, and
+// the @a2a-js/sdk client talking only to the worker.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SendMessageRequest, TaskState, type StreamResponse } from "@a2a-js/sdk";
+import { ClientFactory, type Client } from "@a2a-js/sdk/client";
+import { messageText, ORIGIN_AGENT_NAME, startOriginAgent, type OriginAgent } from "../support/origin-agent";
+import { freePort, start, waitForHttp, type Started } from "../support/processes";
+import { schemaErrors } from "../support/schemas";
+
+const ORIGIN_CREDENTIAL = "Bearer e2e-origin-credential-7f3a";
+const DELAY = 300;
+
+function request(text: string): SendMessageRequest {
+  return SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text }] } });
+}
+
+function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+}
+
+async function startWorker(vars: Record<string, string>): Promise<{ dev: Started; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort())];
+  for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
+  const dev = start("node_modules/.bin/wrangler", args);
+  await waitForHttp(`${base}/.well-known/agent-card.json`, dev);
+  return { dev, base };
+}
+
+describe("the SDK client through the worker to the origin agent", () => {
+  let origin: OriginAgent;
+  let worker: { dev: Started; base: string };
+  let client: Client;
+
+  beforeAll(async () => {
+    origin = await startOriginAgent({ streamDelayMs: DELAY, requiredAuthorization: ORIGIN_CREDENTIAL });
+    worker = await startWorker({ ORIGIN_URL: origin.url, ORIGIN_HEADERS: JSON.stringify({ Authorization: ORIGIN_CREDENTIAL }) });
+    client = await new ClientFactory().createFromUrl(worker.base);
+  });
+  afterAll(async () => {
+    await worker?.dev.stop();
+    await origin?.stop();
+  });
+
+  it("resolves the worker's card, whose interfaces point at the worker", async () => {
+    expect(client.protocolVersion).toBe("1.0");
+    const card = (await (await fetch(`${worker.base}/.well-known/agent-card.json`, { headers: { "A2A-Version": "1.0" } })).json()) as any;
+    expect(schemaErrors.v1Card(card)).toEqual([]);
+    expect(card.supportedInterfaces[0].url).toBe(`${worker.base}/`);
+    expect(JSON.stringify(card)).not.toContain(String(origin.port));
+  });
+
+  it("sendMessage works, and the origin sees its own credential, not the client's", async () => {
+    const before = origin.requests.length;
+    const result = await client.sendMessage(request("hello edge"));
+    expect("id" in result && result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const seen = origin.requests.slice(before);
+    expect(seen.map((r) => r.method)).toEqual(["SendMessage"]);
+    expect(seen[0]!.headers.authorization).toBe(ORIGIN_CREDENTIAL);
+    expect(seen[0]!.headers["a2a-version"]).toBe("1.0");
+    expect(seen[0]!.headers["x-forwarded-host"]).toBe(new URL(worker.base).host);
+  });
+
+  it("sendMessageStream delivers events in order, the first long before the origin finishes", async () => {
+    const events: { at: number; event: StreamResponse }[] = [];
+    const started = Date.now();
+    for await (const event of client.sendMessageStream(request("stream me"))) events.push({ at: Date.now(), event });
+    expect(events.map((e) => e.event.payload?.$case)).toEqual(["task", "statusUpdate", "artifactUpdate", "statusUpdate"]);
+    const last = events.at(-1)!.event.payload;
+    expect(last?.$case === "statusUpdate" && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const artifact = events[2]!.event.payload;
+    expect(artifact?.$case === "artifactUpdate" && messageText(artifact.value.artifact)).toBe("echo: stream me");
+    // The origin spaces its last three events by DELAY ms: an unbuffered proxy shows that spacing.
+    expect(events.at(-1)!.at - events[0]!.at).toBeGreaterThanOrEqual(2 * DELAY);
+    expect(events[0]!.at - started).toBeLessThan(events.at(-1)!.at - started - DELAY);
+  });
+
+  it("getTask works through the worker", async () => {
+    const result = await client.sendMessage(request("remember me"));
+    if (!("id" in result)) throw new Error("expected a task");
+    const task = await client.getTask({ tenant: "", id: result.id });
+    expect(task.id).toBe(result.id);
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it("a raw 0.3 message/send works (no A2A-Version header)", async () => {
+    const response = await post(`${worker.base}/`, {
+      jsonrpc: "2.0",
+      id: "legacy-1",
+      method: "message/send",
+      params: { message: { kind: "message", messageId: randomUUID(), role: "user", parts: [{ kind: "text", text: "old school" }] } },
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as any;
+    expect(body.id).toBe("legacy-1");
+    expect(JSON.stringify(body.result)).toContain("echo: old school");
+  });
+
+  it("the extended card comes back with the worker's URLs, never the origin's", async () => {
+    for (const [method, headers] of [
+      ["GetExtendedAgentCard", { "A2A-Version": "1.0" }],
+      ["agent/getAuthenticatedExtendedCard", {}],
+    ] as const) {
+      const response = await post(`${worker.base}/`, { jsonrpc: "2.0", id: 5, method }, headers);
+      const text = await response.text();
+      expect(text).not.toContain(`127.0.0.1:${origin.port}`);
+      expect(JSON.parse(text).result.name).toBe(ORIGIN_AGENT_NAME);
+      expect(text).toContain(`${worker.base}/`);
+    }
+  });
+
+  it("edge validation answers bad requests without reaching the origin", async () => {
+    const before = origin.requests.length;
+    const response = await fetch(`${worker.base}/`, { method: "POST", headers: { "content-type": "application/json" }, body: "{ nope" });
+    expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
+    expect(origin.requests.length).toBe(before);
+  });
+
+  it("stopping the origin gives 502 with the request id", async () => {
+    await origin.stop();
+    const response = await post(`${worker.base}/`, { jsonrpc: "2.0", id: "after-stop", method: "GetTask", params: { id: "x" } }, { "A2A-Version": "1.0" });
+    expect(response.status).toBe(502);
+    const text = await response.text();
+    expect(JSON.parse(text)).toMatchObject({ jsonrpc: "2.0", id: "after-stop", error: { code: -32603 } });
+    expect(text).not.toContain(String(origin.port));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(worker.dev.output(), worker.dev.output()).toContain('"event":"origin_failed"');
+  });
+});
+
+describe("passthrough card mode (CARD_SOURCE=origin) end to end", () => {
+  let origin: OriginAgent;
+  let worker: { dev: Started; base: string };
+
+  beforeAll(async () => {
+    origin = await startOriginAgent({ streamDelayMs: 10 });
+    worker = await startWorker({ ORIGIN_URL: origin.url, CARD_SOURCE: "origin" });
+  });
+  afterAll(async () => {
+    await worker?.dev.stop();
+    await origin?.stop();
+  });
+
+  it("serves the origin's own card in every variant, with public URLs only", async () => {
+    for (const [headers, validate] of [
+      [{ "A2A-Version": "1.0" }, schemaErrors.v1Card],
+      [{ "A2A-Version": "0.3" }, schemaErrors.v03Card],
+      [{}, schemaErrors.v03Card],
+    ] as const) {
+      const response = await fetch(`${worker.base}/.well-known/agent-card.json`, { headers });
+      const text = await response.text();
+      const card = JSON.parse(text);
+      expect(card.name).toBe(ORIGIN_AGENT_NAME);
+      expect(validate(card)).toEqual([]);
+      expect(text).not.toContain(`127.0.0.1:${origin.port}`);
+      expect(text).toContain(`${worker.base}/`);
+    }
+    const client = await new ClientFactory().createFromUrl(worker.base);
+    const result = await client.sendMessage(request("via passthrough"));
+    expect("id" in result && result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+});
