@@ -1,7 +1,7 @@
 // Shared bench plumbing: the built bundle (as deployed), served by workerd via
 // Miniflare directly (not `wrangler dev`), loaded with autocannon on 127.0.0.1.
 import { execFile, execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -79,8 +79,16 @@ function wrkMs(value: string, unit: string): number {
   return Number(value) * ({ us: 0.001, ms: 1, s: 1000, m: 60_000 }[unit] ?? NaN);
 }
 
-async function wrk(url: string, headers: Record<string, string>, connections: number, duration: number): Promise<Load> {
-  const args = ["-t1", `-c${connections}`, `-d${duration}s`, "--latency", ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]), url];
+/** A wrk Lua script that sends `body` with `method` (wrk itself only does GET). */
+function wrkScript(method: string, body: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), "bench-wrk-")), "request.lua");
+  writeFileSync(path, `wrk.method = ${JSON.stringify(method)}\nwrk.body = ${JSON.stringify(body)}\n`);
+  return path;
+}
+
+async function wrk(url: string, headers: Record<string, string>, connections: number, duration: number, request?: { method: string; body: string }): Promise<Load> {
+  const script = request ? ["-s", wrkScript(request.method, request.body)] : [];
+  const args = ["-t1", `-c${connections}`, `-d${duration}s`, "--latency", ...script, ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]), url];
   const out = await new Promise<string>((resolve, reject) =>
     execFile("wrk", args, (error, stdout) => (error ? reject(error) : resolve(stdout))),
   );
@@ -99,11 +107,18 @@ async function wrk(url: string, headers: Record<string, string>, connections: nu
   };
 }
 
-export async function load(url: string, headers: Record<string, string> = {}, opts: { connections?: number; duration?: number } = {}): Promise<Load> {
+export interface LoadOptions {
+  connections?: number;
+  duration?: number;
+  /** A POST (or other) request instead of GET. */
+  request?: { method: string; body: string };
+}
+
+export async function load(url: string, headers: Record<string, string> = {}, opts: LoadOptions = {}): Promise<Load> {
   const connections = opts.connections ?? CONNECTIONS;
   const duration = opts.duration ?? DURATION_S;
-  if (LOAD_TOOL === "wrk") return wrk(url, headers, connections, duration);
-  const result = await autocannon({ url, headers, connections, duration });
+  if (LOAD_TOOL === "wrk") return wrk(url, headers, connections, duration, opts.request);
+  const result = await autocannon({ url, headers, connections, duration, ...(opts.request ?? {}) });
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,

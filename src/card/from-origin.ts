@@ -117,6 +117,13 @@ export interface OriginCardSource {
 export function sourceFromCard(value: unknown): ParseResult<OriginCardSource> {
   const card = obj(value);
   if (!card) return { ok: false, issues: [{ path: "", message: "the origin card is not a JSON object" }] };
+  // Required in every protocol version: without them this is not an Agent Card.
+  const missing = [
+    !str(card.name) && { path: "name", message: "required (a non-empty string)" },
+    typeof card.description !== "string" && { path: "description", message: "required (a string)" },
+    !Array.isArray(card.skills) && { path: "skills", message: "required (an array)" },
+  ].filter((issue): issue is { path: string; message: string } => !!issue);
+  if (missing.length > 0) return { ok: false, issues: missing };
   const capabilities = obj(card.capabilities) ?? {};
   const doc: CardSourceInput = compact({
     name: str(card.name),

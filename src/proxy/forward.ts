@@ -69,7 +69,9 @@ export async function proxyRpc(request: Request, target: RequestTarget, runtime:
   if (request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() !== "application/json") {
     return envelope(415, null, rpcError("INVALID_REQUEST", "Content-Type must be application/json", "UNSUPPORTED_MEDIA_TYPE"), cors);
   }
-  const body = await readCapped(request.body, config.maxBodyBytes);
+  // With a declared length (already checked) the runtime reads the body natively; a
+  // chunked body is counted as it arrives and cut off at the cap.
+  const body = request.headers.has("content-length") ? new Uint8Array(await request.arrayBuffer()) : await readCapped(request.body, config.maxBodyBytes);
   if (body === null) {
     return envelope(413, null, rpcError("INVALID_REQUEST", `body larger than ${config.maxBodyBytes} bytes`, "PAYLOAD_TOO_LARGE"), cors);
   }

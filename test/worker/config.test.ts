@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { parseConfig, CONFIG_VARIABLES } from "../../src/config";
+
+describe("parseConfig", () => {
+  it("defaults every variable", () => {
+    expect(parseConfig({})).toEqual({
+      ok: true,
+      value: {
+        publicBaseUrl: undefined,
+        trustForwardedHeaders: false,
+        cardCompat: "hybrid",
+        rpcPath: "/",
+        protocolVersions: ["1.0", "0.3"],
+        skillAllowlist: undefined,
+        cardMaxAge: 300,
+        cardStaleWhileRevalidate: 600,
+        kvCacheTtl: 60,
+        originUrl: undefined,
+        originHeaders: {},
+        originRegions: {},
+        originTimeoutMs: 30_000,
+        maxBodyBytes: 1_048_576,
+        methodAllowlist: undefined,
+        corsAllowedOrigins: "*",
+        cardSource: "document",
+        originCardUrl: undefined,
+        originCardTtl: 60,
+      },
+    });
+  });
+
+  it("reads strings, wrangler JSON values and lists", () => {
+    const parsed = parseConfig({
+      PUBLIC_BASE_URL: "https://agents.example.com/team/",
+      TRUST_FORWARDED_HEADERS: "TRUE",
+      CARD_COMPAT: "Strict",
+      RPC_PATH: "/a2a/v1/",
+      PROTOCOL_VERSIONS: ["0.3", "1.0"],
+      SKILL_ALLOWLIST: '["Flight search", "Hotel search"]',
+      ORIGIN_URL: "http://10.0.0.5:8080/rpc?tenant=a",
+      ORIGIN_HEADERS: '{"Authorization":"Bearer x","CF-Access-Client-Id":"id"}',
+      ORIGIN_REGIONS: { EU: ["https://eu.internal/"], FRA: "https://fra.internal/" },
+      METHOD_ALLOWLIST: "SendMessage, message/send",
+      CORS_ALLOWED_ORIGINS: "https://ui.example, https://inspector.example",
+    });
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.value).toMatchObject({
+      publicBaseUrl: "https://agents.example.com/team",
+      trustForwardedHeaders: true,
+      cardCompat: "strict",
+      rpcPath: "/a2a/v1",
+      protocolVersions: ["0.3", "1.0"],
+      skillAllowlist: ["Flight search", "Hotel search"],
+      originUrl: "http://10.0.0.5:8080/rpc?tenant=a",
+      originHeaders: { authorization: "Bearer x", "cf-access-client-id": "id" },
+      originRegions: { EU: ["https://eu.internal/"], FRA: ["https://fra.internal/"] },
+      corsAllowedOrigins: ["https://ui.example", "https://inspector.example"],
+      originCardUrl: "http://10.0.0.5:8080/.well-known/agent-card.json",
+    });
+    expect([...parsed.value.methodAllowlist!]).toEqual(["SendMessage", "message/send"]);
+  });
+
+  it.each([
+    ["PUBLIC_BASE_URL", "agents.example.com"],
+    ["PUBLIC_BASE_URL", "https://u:p@agents.example.com"],
+    ["TRUST_FORWARDED_HEADERS", "maybe"],
+    ["CARD_COMPAT", "loose"],
+    ["RPC_PATH", "a2a"],
+    ["RPC_PATH", "/a/../b"],
+    ["RPC_PATH", "/.well-known/x"],
+    ["PROTOCOL_VERSIONS", "1.0.0"],
+    ["CARD_MAX_AGE", "-1"],
+    ["KV_CACHE_TTL", "10"],
+    ["ORIGIN_URL", "ftp://origin"],
+    ["ORIGIN_HEADERS", "Bearer abc"],
+    ["ORIGIN_HEADERS", '{"Bad Header":"x"}'],
+    ["ORIGIN_HEADERS", '{"X":"a\\r\\nInjected: 1"}'],
+    ["ORIGIN_REGIONS", '{"europe":"https://x/"}'],
+    ["ORIGIN_REGIONS", '{"EU":[]}'],
+    ["ORIGIN_TIMEOUT_MS", "0"],
+    ["MAX_BODY_BYTES", "1e9"],
+    ["CORS_ALLOWED_ORIGINS", "https://ui.example/path"],
+    ["CARD_SOURCE", "kv"],
+  ])("rejects %s=%j naming the variable", (name, value) => {
+    const parsed = parseConfig({ [name]: value });
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.issues.map((i) => i.path)).toContain(name);
+  });
+
+  it("never echoes a secret's value in its error", () => {
+    const secret = "Bearer super-secret-value-xyz";
+    const parsed = parseConfig({ ORIGIN_HEADERS: secret, ADMIN_TOKEN: secret });
+    expect(JSON.stringify(parsed)).not.toContain("super-secret");
+  });
+
+  it("never throws, whatever the env holds", () => {
+    const junk = ["", " ", "\u0000", "{", "[", "[1,2]", '{"a":1}', "null", "true", "💥".repeat(100), "x".repeat(10_000), "\r\n"];
+    for (const name of CONFIG_VARIABLES) {
+      for (const value of [...junk, null, 42, {}, [], ["a"], { a: "b" }]) expect(() => parseConfig({ [name]: value })).not.toThrow();
+    }
+    for (const env of [null, undefined, 42, "env", []]) expect(() => parseConfig(env as never)).not.toThrow();
+  });
+});

@@ -1,0 +1,125 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import bundled from "../../skills.json";
+import { schemaErrors } from "../support/schemas";
+import { callVia, CARD, fakeOrigin, makeEnv } from "../support/worker";
+import { createWorker } from "../../src/app";
+import { createExecutionContext } from "cloudflare:test";
+
+const PRIVATE = "http://10.9.8.7:9000";
+const originCard = {
+  name: "Private Origin Agent",
+  description: "Lives behind the edge.",
+  version: "3.1.0",
+  provider: { organization: "Origin Org", url: `${PRIVATE}/about` },
+  documentationUrl: `${PRIVATE}/docs`,
+  supportedInterfaces: [
+    { url: `${PRIVATE}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+    { url: `${PRIVATE}/grpc`, protocolBinding: "GRPC", protocolVersion: "1.0" },
+    { url: `${PRIVATE}/`, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+  ],
+  capabilities: { streaming: true, extendedAgentCard: true },
+  securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "bearer" } }, key: { apiKeySecurityScheme: { location: "header", name: "X-Key" } } },
+  securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+  defaultInputModes: ["text/plain"],
+  defaultOutputModes: ["text/plain"],
+  skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["echo"], securityRequirements: [{ schemes: { key: { list: ["read"] } } }] }],
+  signatures: [{ protected: "e30", signature: "AA" }],
+};
+
+afterEach(() => vi.restoreAllMocks());
+
+function cardOrigin(respond: (req: Request) => Response | Promise<Response>) {
+  return fakeOrigin(respond);
+}
+
+const env = (overrides: Record<string, unknown> = {}) =>
+  makeEnv({ ORIGIN_URL: `${PRIVATE}/`, CARD_SOURCE: "origin", ORIGIN_HEADERS: '{"Authorization":"Bearer origin-only-secret"}', ...overrides });
+
+describe("passthrough card mode", () => {
+  it("fetches the origin's card with its credentials and serves every variant with public URLs", async () => {
+    const origin = cardOrigin(() => Response.json(originCard, { headers: { etag: '"v1"' } }));
+    const workerEnv = env();
+    for (const [headers, validate] of [
+      [{ "A2A-Version": "1.0" }, schemaErrors.v1Card],
+      [{ "A2A-Version": "0.3" }, schemaErrors.v03Card],
+      [{}, schemaErrors.v03Card],
+    ] as const) {
+      const response = await callVia(origin, `https://agents.example.com${CARD}`, { headers }, workerEnv);
+      const text = await response.text();
+      expect(text).not.toContain("10.9.8.7");
+      const card = JSON.parse(text);
+      expect(validate(card)).toEqual([]);
+      expect(card.name).toBe("Private Origin Agent");
+      expect(card.documentationUrl).toBe("https://agents.example.com/docs");
+      expect(card).not.toHaveProperty("signatures");
+    }
+    const v1 = (await (await callVia(origin, `https://agents.example.com${CARD}`, { headers: { "A2A-Version": "1.0" } }, workerEnv)).json()) as any;
+    expect(v1.supportedInterfaces).toEqual([
+      { url: "https://agents.example.com/", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      { url: "https://agents.example.com/", protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+    ]);
+    expect(v1.securitySchemes).toEqual(originCard.securitySchemes);
+    expect(v1.skills[0].securityRequirements).toEqual([{ schemes: { key: { list: ["read"] } } }]);
+    expect(v1.capabilities.extendedAgentCard).toBe(true);
+    // Fetched once for all of those requests, from the well-known path, with the origin's credential.
+    expect(origin.requests).toHaveLength(1);
+    expect(origin.requests[0]!.url).toBe(`${PRIVATE}/.well-known/agent-card.json`);
+    expect(origin.requests[0]!.headers.get("authorization")).toBe("Bearer origin-only-secret");
+  });
+
+  it("revalidates with the origin's ETag after ORIGIN_CARD_TTL and keeps the card on 304", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    let version = 0;
+    const origin = cardOrigin((req) => {
+      version++;
+      if (req.headers.get("if-none-match") === '"v1"') return new Response(null, { status: 304 });
+      return Response.json(originCard, { headers: { etag: '"v1"' } });
+    });
+    const workerEnv = env({ ORIGIN_CARD_TTL: "10" });
+    const first = await callVia(origin, `https://agents.example.com${CARD}`, {}, workerEnv);
+    vi.advanceTimersByTime(11_000);
+    const second = await callVia(origin, `https://agents.example.com${CARD}`, {}, workerEnv);
+    expect(origin.requests.map((r) => r.headers.get("if-none-match"))).toEqual([null, '"v1"']);
+    expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
+    expect(version).toBe(2);
+    vi.useRealTimers();
+  });
+
+  it("serves the card-source documents while the origin's card cannot be read, and logs why", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    for (const answer of [
+      () => Promise.reject(new TypeError("refused")),
+      () => new Response("<html>", { status: 200, headers: { "content-type": "text/html" } }),
+      () => new Response("nope", { status: 500 }),
+      () => Response.json({ name: "", skills: "not an array" }),
+    ]) {
+      const response = await callVia(cardOrigin(answer), `https://agents.example.com${CARD}`, {}, env());
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { name: string }).name).toBe(bundled.name);
+    }
+    const events = warn.mock.calls.map((c) => JSON.parse(c[0] as string).event);
+    expect(events).toEqual(["origin_card_unavailable", "origin_card_invalid", "origin_card_unavailable", "origin_card_invalid"]);
+    expect(JSON.stringify(warn.mock.calls)).not.toContain("origin-only-secret");
+  });
+
+  it("keeps serving the last good card when the origin goes away", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    let up = true;
+    const origin = cardOrigin(() => (up ? Response.json(originCard) : Promise.reject(new TypeError("down"))));
+    const workerEnv = env({ ORIGIN_CARD_TTL: "5" });
+    const worker = createWorker({ fetch: origin.fetch });
+    const get = async () => (await (await worker.fetch!(new Request(`https://agents.example.com${CARD}`) as any, workerEnv, createExecutionContext())).json()) as any;
+    expect((await get()).name).toBe("Private Origin Agent");
+    up = false;
+    vi.advanceTimersByTime(6_000);
+    expect((await get()).name).toBe("Private Origin Agent");
+    vi.useRealTimers();
+  });
+
+  it("refuses CARD_SOURCE=origin without an origin", async () => {
+    const response = await callVia(cardOrigin(() => Response.json({})), `https://agents.example.com${CARD}`, {}, makeEnv({ CARD_SOURCE: "origin" }));
+    expect(response.status).toBe(500);
+    expect(await response.text()).toContain("CARD_SOURCE");
+  });
+});
