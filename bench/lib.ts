@@ -86,7 +86,7 @@ function wrkScript(method: string, body: string): string {
   return path;
 }
 
-async function wrk(url: string, headers: Record<string, string>, connections: number, duration: number, request?: { method: string; body: string }): Promise<Load> {
+async function wrk(url: string, headers: Record<string, string>, connections: number, duration: number, request?: LoadOptions["request"]): Promise<Load> {
   const script = request ? ["-s", wrkScript(request.method, request.body)] : [];
   const args = ["-t1", `-c${connections}`, `-d${duration}s`, "--latency", ...script, ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]), url];
   const out = await new Promise<string>((resolve, reject) =>
@@ -111,7 +111,7 @@ export interface LoadOptions {
   connections?: number;
   duration?: number;
   /** A POST (or other) request instead of GET. */
-  request?: { method: string; body: string };
+  request?: { method: "POST" | "PUT"; body: string };
 }
 
 export async function load(url: string, headers: Record<string, string> = {}, opts: LoadOptions = {}): Promise<Load> {

@@ -81,7 +81,7 @@ try {
     if (!reply.result) throw new Error(`no result from ${url === direct ? "origin" : "worker"}: ${JSON.stringify(reply).slice(0, 300)}`);
   }
   console.log(`bench:proxy — ${ROUNDS} rounds x ${DURATION_S}s, ${PROXY_CONNECTIONS} connections, ${LOAD_TOOL}, 127.0.0.1; worker in workerd via Miniflare (direct socket)`);
-  const request = { method: "POST", body: sendBody("SendMessage") };
+  const request = { method: "POST" as const, body: sendBody("SendMessage") };
   const opts = { request, connections: PROXY_CONNECTIONS };
   await load(direct, headers, { ...opts, duration: 1 });
   await load(proxied, headers, { ...opts, duration: 1 });
