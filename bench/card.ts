@@ -11,6 +11,20 @@ const worker = await serve({ modules: true, scriptPath: bundle.path, modulesRoot
 const cardUrl = new URL(CARD_PATH, worker.url).href;
 const body = await (await fetch(cardUrl)).text();
 
+// The same bundle with a card signing key (ES256): signatures are computed once and memoized.
+const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+const signingKey = JSON.stringify({ ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey), kid: "bench" });
+const signedWorker = await serve({
+  modules: true,
+  scriptPath: bundle.path,
+  modulesRoot: dirname(bundle.path),
+  kvNamespaces: ["SKILLS"],
+  bindings: { ...wranglerVars(), CARD_SIGNING_KEY: signingKey },
+});
+const signedUrl = new URL(CARD_PATH, signedWorker.url).href;
+const signedBody = await (await fetch(signedUrl)).text();
+if (!JSON.parse(signedBody).signatures) throw new Error("the signed worker served an unsigned card");
+
 const staticWorker = await serve({
   modules: true,
   script: `const body = new TextEncoder().encode(${JSON.stringify(body)});
@@ -24,16 +38,20 @@ try {
   // Warm both (JIT, isolate caches) before anything is measured.
   await load(staticUrl, {}, { duration: 1 });
   await load(cardUrl, {}, { duration: 1 });
+  await load(signedUrl, {}, { duration: 1 });
   const rows = await sideBySide({
     "static JSON worker": () => load(staticUrl),
     "card worker (hybrid)": () => load(cardUrl),
+    "card worker (hybrid, signed)": () => load(signedUrl),
   });
   printTable(rows);
-  const ratio = rows["card worker (hybrid)"]!.requestsPerSecond / rows["static JSON worker"]!.requestsPerSecond;
-  console.log(`card/static req/s ratio: ${ratio.toFixed(3)} (goal >= 0.9)`);
+  const rps = (name: string) => rows[name]!.requestsPerSecond;
+  console.log(`card/static req/s ratio: ${(rps("card worker (hybrid)") / rps("static JSON worker")).toFixed(3)} (goal >= 0.9)`);
+  console.log(`signed/unsigned req/s ratio: ${(rps("card worker (hybrid, signed)") / rps("card worker (hybrid)")).toFixed(3)} (goal >= 0.9)`);
   console.log(`bundle: ${(bundle.bytes / 1024).toFixed(1)} KiB, gzip ${(bundle.gzipBytes / 1024).toFixed(1)} KiB (goal <= 64 KiB)`);
-  console.log(`card body: ${body.length} bytes`);
+  console.log(`card body: ${body.length} bytes unsigned, ${signedBody.length} bytes signed`);
 } finally {
   await worker.stop();
+  await signedWorker.stop();
   await staticWorker.stop();
 }

@@ -7,7 +7,8 @@ import { errorResponse, HttpError, renderError } from "./errors";
 import { requestTarget } from "./http/request-url";
 import { proxyRpc } from "./proxy/forward";
 import { rpcCorsHeaders, RPC_CORS_ALLOW_HEADERS, RPC_METHODS } from "./proxy/headers";
-import { runtimeFor, type Runtime, type RuntimeDeps } from "./runtime";
+import { JWKS_PATH, runtimeFor, type Runtime, type RuntimeDeps } from "./runtime";
+import { publicJwk } from "./sign/keys";
 
 export type AppEnv = { Bindings: Env; Variables: { runtime: Runtime } };
 
@@ -57,6 +58,21 @@ export function createApp(deps: RuntimeDeps = {}): Hono<AppEnv> {
   app.on(["PUT", "PATCH", "DELETE"], "*", (c, next) => {
     if (!isRpcPath(requestTarget(c.req.url).pathname, c.get("runtime").config.rpcPath)) return next();
     throw new HttpError(405, "Method not allowed", { allow: RPC_METHODS });
+  });
+
+  // The JWKS named by every card signature's `jku` (A2A 1.0 §8.4.3); the listed
+  // extra keys let verifiers accept cards signed before a key rotation.
+  app.get(JWKS_PATH, (c) => {
+    const { config } = c.get("runtime");
+    if (!config.signingKey) throw new HttpError(404, "Not found");
+    const keys = [publicJwk(config.signingKey), ...config.extraPublicKeys.filter((k) => k.kid !== config.signingKey!.kid)];
+    return new Response(JSON.stringify({ keys }), {
+      headers: {
+        "content-type": "application/jwk-set+json",
+        "cache-control": `public, max-age=${config.cardMaxAge}`,
+        "access-control-allow-origin": "*",
+      },
+    });
   });
 
   app.notFound(() => errorResponse(404, "Not found"));

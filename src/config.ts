@@ -5,6 +5,7 @@
 import * as z from "zod/mini";
 import { formatIssues, type Issue } from "./validation";
 import type { ParseResult } from "./card/source";
+import { parsePrivateJwk, parsePublicJwks, type PrivateSigningJwk, type PublicJwk } from "./sign/keys";
 
 export type CardCompat = "hybrid" | "strict";
 /** Where the card data comes from: the card-source documents (bundled/KV) or the origin's own card. */
@@ -178,6 +179,30 @@ function parseCorsOrigins(raw: string): "*" | string[] {
   });
 }
 
+function jsonValue(raw: string, expected: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new ConfigValueError(`expected ${expected} (JSON)`);
+  }
+}
+
+function parseSigningKey(raw: string): PrivateSigningJwk {
+  try {
+    return parsePrivateJwk(jsonValue(raw, "a private JWK"));
+  } catch (error) {
+    throw new ConfigValueError((error as Error).message);
+  }
+}
+
+function parseExtraPublicKeys(raw: string): PublicJwk[] {
+  try {
+    return parsePublicJwks(jsonValue(raw, "a JSON array of public JWKs"));
+  } catch (error) {
+    throw new ConfigValueError((error as Error).message);
+  }
+}
+
 function parseProtocolVersions(raw: string): string[] {
   const versions = parseList(raw);
   // A2A 1.0 §3.6: versions are Major.Minor; a patch part must not be used.
@@ -208,6 +233,8 @@ const ConfigSchema = z.object({
   CARD_SOURCE: envVar<CardSourceMode>(oneOf("document", "origin"), "document"),
   ORIGIN_CARD_URL: envVar<string | undefined>(parseOriginUrl, undefined),
   ORIGIN_CARD_TTL: envVar(integer(1, 86_400), 60),
+  CARD_SIGNING_KEY: envVar<PrivateSigningJwk | undefined>(parseSigningKey, undefined),
+  CARD_SIGNING_PUBLIC_KEYS: envVar<PublicJwk[]>(parseExtraPublicKeys, []),
 });
 
 export const CONFIG_VARIABLES = Object.keys(ConfigSchema.shape);
@@ -234,6 +261,9 @@ export interface Config {
   /** The origin's own card (passthrough mode); defaults to ORIGIN_URL's host + /.well-known/agent-card.json. */
   originCardUrl: string | undefined;
   originCardTtl: number;
+  /** A secret: never logged or echoed. */
+  signingKey: PrivateSigningJwk | undefined;
+  extraPublicKeys: PublicJwk[];
 }
 
 /** Parses the worker's env. Never throws: bad values come back as issues keyed by variable name. */
@@ -271,6 +301,8 @@ export function parseConfig(env: Readonly<Record<string, unknown>>): ParseResult
       cardSource: v.CARD_SOURCE,
       originCardUrl: v.ORIGIN_CARD_URL ?? (v.ORIGIN_URL ? new URL("/.well-known/agent-card.json", v.ORIGIN_URL).href : undefined),
       originCardTtl: v.ORIGIN_CARD_TTL,
+      signingKey: v.CARD_SIGNING_KEY,
+      extraPublicKeys: v.CARD_SIGNING_PUBLIC_KEYS,
     },
   };
 }

@@ -14,6 +14,11 @@ import { publicizeCard } from "./card/from-origin";
 import { OriginTransport, type FetchLike } from "./proxy/transport";
 import { strongEtag } from "./http/etag";
 import { issuesToText } from "./validation";
+import { importSigner, type Signer } from "./sign/keys";
+import { signCard } from "./sign/sign";
+
+/** Where the JWKS (the `jku` of every card signature) is served. */
+export const JWKS_PATH = "/.well-known/jwks.json";
 
 export interface BuiltCard {
   body: Uint8Array;
@@ -42,6 +47,7 @@ export class Runtime {
   readonly origin: OriginTransport;
   /** Passthrough card mode only. */
   readonly originCards: OriginCardStore | undefined;
+  #signer: Promise<Signer> | undefined;
   readonly #cards = new WeakMap<CardSource, Map<string, Partial<Record<CardVariant, Memo>>>>();
 
   constructor(
@@ -81,8 +87,22 @@ export class Runtime {
     const building = this.#build(source, base, variant);
     byVariant[variant] = building;
     // Once built, later requests get the value itself (no await on the hot path).
-    building.then((built) => byVariant[variant] === building && (byVariant[variant] = built));
+    building.then(
+      (built) => byVariant[variant] === building && (byVariant[variant] = built),
+      () => undefined, // the caller awaiting `building` reports the failure
+    );
     return building;
+  }
+
+  /** The imported signing key, once per isolate; undefined when cards are not signed. */
+  signer(): Promise<Signer> | undefined {
+    const key = this.config.signingKey;
+    if (!key) return undefined;
+    this.#signer ??= importSigner(key).catch((error: Error) => {
+      log("error", "signing_key_invalid", { error: error.name });
+      throw new HttpError(500, "Invalid worker configuration: CARD_SIGNING_KEY could not be imported");
+    });
+    return this.#signer;
   }
 
   async #build(source: CardSource, base: string, variant: CardVariant): Promise<BuiltCard> {
@@ -93,6 +113,9 @@ export class Runtime {
     let card = buildCard(source, { rpcUrl, protocolVersions, skillAllowlist }, variant);
     // The origin's documentation/icon/provider URLs may name its private host.
     if (fromOrigin) card = publicizeCard(card, this.origin.privateOrigins, base, rpcUrl);
+    // Signed after URL derivation, so the card of every host verifies (§8.4).
+    const signer = this.signer();
+    if (signer) card = await signCard(card, await signer, joinUrl(base, JWKS_PATH));
     const body = new TextEncoder().encode(JSON.stringify(card));
     const etag = await strongEtag(body);
     const headers = cardHeaders(this.config, variant, etag);

@@ -105,9 +105,13 @@ function buildV1(source: CardSource, skills: PreparedSkill[], endpoint: CardEndp
   });
 }
 
-/** 1.0 `SecurityRequirement`: `{ schemes: { name: { list: scopes } } }`. */
+/**
+ * 1.0 `SecurityRequirement`: `{ schemes: { name: { list: scopes } } }`. No scopes is
+ * `{}` (ProtoJSON omits an empty repeated field), so the card is already in the
+ * field-presence form that §8.4.1 signs.
+ */
 function requirementsV1(requirements: readonly Record<string, string[]>[] | undefined): JsonObject[] | undefined {
-  return requirements?.map((requirement) => ({ schemes: mapValues(requirement, (scopes) => ({ list: scopes })) }));
+  return requirements?.map((requirement) => ({ schemes: mapValues(requirement, (scopes) => (scopes.length > 0 ? { list: scopes } : {})) }));
 }
 
 /** 1.0 `SecurityScheme` is a proto oneof: a wrapper with exactly one member. */

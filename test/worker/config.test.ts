@@ -25,6 +25,8 @@ describe("parseConfig", () => {
         cardSource: "document",
         originCardUrl: undefined,
         originCardTtl: 60,
+        signingKey: undefined,
+        extraPublicKeys: [],
       },
     });
   });

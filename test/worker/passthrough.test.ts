@@ -19,7 +19,7 @@ const originCard = {
   ],
   capabilities: { streaming: true, extendedAgentCard: true },
   securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "bearer" } }, key: { apiKeySecurityScheme: { location: "header", name: "X-Key" } } },
-  securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+  securityRequirements: [{ schemes: { bearer: {} } }],
   defaultInputModes: ["text/plain"],
   defaultOutputModes: ["text/plain"],
   skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["echo"], securityRequirements: [{ schemes: { key: { list: ["read"] } } }] }],

@@ -112,8 +112,8 @@ describe("rendering details", () => {
     const v1 = buildCard(sink, endpoint, "v1");
     const v03 = buildCard(sink, endpoint, "v0.3");
     expect(v1.securityRequirements).toEqual([
-      { schemes: { bearer: { list: [] } } },
-      { schemes: { code: { list: ["read", "write"] }, key: { list: [] } } },
+      { schemes: { bearer: {} } },
+      { schemes: { code: { list: ["read", "write"] }, key: {} } },
     ]);
     expect(v03.security).toEqual([{ bearer: [] }, { code: ["read", "write"], key: [] }]);
     const s1 = v1.securitySchemes as Record<string, unknown>;
@@ -127,7 +127,7 @@ describe("rendering details", () => {
     expect((s03.code as any).flows.authorizationCode).not.toHaveProperty("pkceRequired");
     expect((s03.code as any).oauth2MetadataUrl).toBe("https://login.example.org/.well-known/oauth-authorization-server");
     expect((buildCard(sink, endpoint, "v1").skills as any[]).find((s) => s.name.startsWith("zeta")).securityRequirements).toEqual([
-      { schemes: { oidc: { list: [] } } },
+      { schemes: { oidc: {} } },
     ]);
   });
 

@@ -1,0 +1,36 @@
+// npm run keys [-- --alg ES256|EdDSA] [--kid NAME]
+// Generates a card signing key pair and prints the wrangler commands that
+// store it. The private key is printed once, here, and goes only into the
+// CARD_SIGNING_KEY secret.
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({
+  options: { alg: { type: "string", default: "ES256" }, kid: { type: "string" } },
+  strict: true,
+});
+const alg = values.alg === "EdDSA" || values.alg === "Ed25519" ? "EdDSA" : values.alg === "ES256" ? "ES256" : undefined;
+if (!alg) {
+  process.stderr.write("keys: --alg must be ES256 or EdDSA\n");
+  process.exit(2);
+}
+const kid = values.kid ?? `card-${new Date().toISOString().slice(0, 10)}-${crypto.randomUUID().slice(0, 8)}`;
+const pair = (await crypto.subtle.generateKey(
+  alg === "ES256" ? { name: "ECDSA", namedCurve: "P-256" } : { name: "Ed25519" },
+  true,
+  ["sign", "verify"],
+)) as CryptoKeyPair;
+const { key_ops: _ops, ext: _ext, ...priv } = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
+const { key_ops: _pops, ext: _pext, ...pub } = (await crypto.subtle.exportKey("jwk", pair.publicKey)) as JsonWebKey;
+const privateJwk = JSON.stringify({ ...priv, kid, alg });
+const publicJwk = JSON.stringify({ ...pub, kid, alg, use: "sig" });
+
+process.stdout.write(`# Card signing key ${kid} (${alg}). Store the private key as a secret:
+echo '${privateJwk}' | npx wrangler secret put CARD_SIGNING_KEY
+
+# Its public key is served at /.well-known/jwks.json. When you rotate to a new key later,
+# keep this one listed there until cached cards signed with it have expired:
+echo '[${publicJwk}]' | npx wrangler secret put CARD_SIGNING_PUBLIC_KEYS
+
+# For npm run dev, add to .dev.vars:
+# CARD_SIGNING_KEY='${privateJwk}'
+`);

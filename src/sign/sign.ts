@@ -1,0 +1,37 @@
+// Card signatures (A2A 1.0 §8.4): flattened JWS with detached payload over the
+// RFC 8785 form of the card without `signatures`; protected header alg, kid,
+// typ "JOSE" and jku. Signed at the edge after URL derivation, so every host's
+// card verifies. When @a2a-js/sdk would verify a different payload (0.3
+// fields, empty values; see a2a-js-payload.ts), a second signature over that
+// payload lets its verifier succeed too: it accepts any one valid signature.
+import { a2aJsPayload } from "./a2a-js-payload";
+import { canonicalJson } from "./jcs";
+import type { Signer } from "./keys";
+
+const encoder = new TextEncoder();
+
+export function base64url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export interface CardSignature {
+  protected: string;
+  signature: string;
+}
+
+async function detachedJws(signer: Signer, protectedHeader: string, payload: string): Promise<CardSignature> {
+  const input = `${protectedHeader}.${base64url(encoder.encode(payload))}`;
+  return { protected: protectedHeader, signature: base64url(await signer.sign(encoder.encode(input))) };
+}
+
+export async function signCard(card: Record<string, unknown>, signer: Signer, jku: string): Promise<Record<string, unknown>> {
+  const { signatures: _previous, ...unsigned } = card;
+  const protectedHeader = base64url(encoder.encode(JSON.stringify({ alg: signer.alg, kid: signer.kid, typ: "JOSE", jku })));
+  const payload = canonicalJson(unsigned);
+  const signatures = [await detachedJws(signer, protectedHeader, payload)];
+  const sdkPayload = a2aJsPayload(unsigned);
+  if (sdkPayload !== payload) signatures.push(await detachedJws(signer, protectedHeader, sdkPayload));
+  return { ...unsigned, signatures };
+}

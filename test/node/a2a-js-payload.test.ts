@@ -1,0 +1,20 @@
+// Our re-implementation of the SDK's signing payload must equal the SDK's own
+// canonicalizeAgentCard for every card the edge serves.
+import { canonicalizeAgentCard } from "@a2a-js/sdk";
+import { describe, expect, it } from "vitest";
+import { buildCard, CARD_VARIANTS } from "../../src/card/render";
+import { parseCardSource } from "../../src/card/source";
+import { a2aJsPayload } from "../../src/sign/a2a-js-payload";
+import bundled from "../../skills.json";
+import kitchenSink from "../fixtures/kitchen-sink.json";
+
+describe("a2aJsPayload", () => {
+  it.each(Object.entries({ empty: {}, bundled, kitchenSink }))("equals @a2a-js/sdk canonicalizeAgentCard for the %s document, every variant", (_name, doc) => {
+    const parsed = parseCardSource(doc);
+    if (!parsed.ok) throw new Error("invalid fixture");
+    for (const variant of CARD_VARIANTS) {
+      const card = buildCard(parsed.value, { rpcUrl: "https://a.example.com/", protocolVersions: ["1.0", "0.3"] }, variant);
+      expect(a2aJsPayload(card)).toBe(canonicalizeAgentCard(card as never));
+    }
+  });
+});

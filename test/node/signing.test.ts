@@ -1,0 +1,119 @@
+// Signed cards, verified by independent implementations: @a2a-js/sdk's
+// verifyAgentCardSignature and jose (with the `canonicalize` RFC 8785
+// package), for every variant and two hostnames, on the built worker in workerd.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { verifyAgentCardSignature } from "@a2a-js/sdk";
+import canonicalize from "canonicalize";
+import * as jose from "jose";
+import { Miniflare } from "miniflare";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run } from "../support/processes";
+import { schemaErrors } from "../support/schemas";
+
+const HOSTS = ["https://agents.example.com", "https://eu.agents.example.net"];
+const VARIANTS: { name: string; path: string; headers: Record<string, string>; validate: (card: unknown) => string[] }[] = [
+  { name: "v1", path: "/.well-known/agent-card.json", headers: { "A2A-Version": "1.0" }, validate: schemaErrors.v1Card },
+  { name: "v0.3", path: "/.well-known/agent-card.json", headers: { "A2A-Version": "0.3" }, validate: schemaErrors.v03Card },
+  { name: "hybrid", path: "/.well-known/agent-card.json", headers: {}, validate: schemaErrors.v03Card },
+  { name: "legacy", path: "/.well-known/agent.json", headers: {}, validate: schemaErrors.v03Card },
+];
+
+type Card = Record<string, unknown> & { signatures?: { protected: string; signature: string; header?: object }[] };
+
+/** `npm run keys` output -> the private JWK it tells the operator to store. */
+async function generatedKey(alg: string): Promise<string> {
+  const { code, stdout } = await run("node_modules/.bin/tsx", ["scripts/keys.ts", "--alg", alg, "--kid", `test-${alg}`]);
+  expect(code).toBe(0);
+  const match = stdout.match(/^echo '(\{.*\})' \| npx wrangler secret put CARD_SIGNING_KEY$/m);
+  expect(match).not.toBeNull();
+  expect(stdout).toContain("npx wrangler secret put CARD_SIGNING_PUBLIC_KEYS");
+  return match![1]!;
+}
+
+let bundleDir: string;
+beforeAll(async () => {
+  bundleDir = mkdtempSync(join(tmpdir(), "signing-bundle-"));
+  const build = await run("node_modules/.bin/wrangler", ["deploy", "--dry-run", "--outdir", bundleDir]);
+  expect(build.code, build.stderr).toBe(0);
+});
+
+describe.each(["ES256", "EdDSA"])("cards signed with %s", (alg) => {
+  let mf: Miniflare;
+  let privateJwk: string;
+  const rotatedOut = { kty: "OKP", crv: "Ed25519", x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo", kid: "old-key" };
+
+  beforeAll(async () => {
+    privateJwk = await generatedKey(alg);
+    mf = new Miniflare({
+      modules: true,
+      scriptPath: join(bundleDir, "index.js"),
+      modulesRoot: bundleDir,
+      compatibilityDate: "2026-05-01",
+      kvNamespaces: ["SKILLS"],
+      bindings: { CARD_SIGNING_KEY: privateJwk, CARD_SIGNING_PUBLIC_KEYS: JSON.stringify([rotatedOut]) },
+    });
+    await mf.ready;
+  });
+  afterAll(() => mf?.dispose());
+
+  const get = async (url: string, headers: Record<string, string> = {}) => {
+    const response = await mf.dispatchFetch(url, { headers });
+    expect(response.status).toBe(200);
+    return (await response.json()) as Card;
+  };
+  /** Keys are fetched from the card's own `jku`, through the worker. */
+  const retrieveKey = async (kid: string, jku?: string) => {
+    const jwks = (await get(jku!)) as unknown as { keys: jose.JWK[] };
+    const jwk = jwks.keys.find((k) => k.kid === kid);
+    if (!jwk) throw new Error(`no key ${kid} at ${jku}`);
+    return (await jose.importJWK(jwk, jwk.alg)) as CryptoKey;
+  };
+  const joseVerify = async (card: Card) => {
+    const { signatures, ...unsigned } = card;
+    const payload = jose.base64url.encode(canonicalize(unsigned)!);
+    const signature = signatures![0]!;
+    const header = jose.decodeProtectedHeader(signature);
+    return jose.flattenedVerify({ payload, protected: signature.protected, signature: signature.signature }, await retrieveKey(header.kid!, header.jku));
+  };
+
+  for (const host of HOSTS) {
+    for (const variant of VARIANTS) {
+      it(`${variant.name} card on ${new URL(host).host}: valid, and verified by @a2a-js/sdk and by jose`, async () => {
+        const card = await get(host + variant.path, variant.headers);
+        expect(variant.validate(card)).toEqual([]);
+        expect(card.signatures!.length).toBeGreaterThanOrEqual(1);
+        const header = jose.decodeProtectedHeader(card.signatures![0]!);
+        expect(header).toEqual({ alg, kid: `test-${alg}`, typ: "JOSE", jku: `${host}/.well-known/jwks.json` });
+        await expect(verifyAgentCardSignature(retrieveKey)(card as never)).resolves.toBeUndefined();
+        await expect(joseVerify(card)).resolves.toBeTruthy();
+      });
+    }
+  }
+
+  it("a tampered card fails both verifiers", async () => {
+    for (const variant of VARIANTS) {
+      const card = await get(HOSTS[0] + variant.path, variant.headers);
+      const renamed = { ...card, name: "Evil Twin" };
+      await expect(verifyAgentCardSignature(retrieveKey)(renamed as never)).rejects.toThrow(/No valid signatures/);
+      await expect(joseVerify(renamed)).rejects.toThrow();
+      const moved = "url" in card ? { ...card, url: "https://evil.example/" } : { ...card, supportedInterfaces: [{ url: "https://evil.example/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }] };
+      await expect(joseVerify(moved)).rejects.toThrow();
+    }
+    // A card from one host does not verify as another host's (jku and URLs are signed).
+    const a = await get(HOSTS[0] + "/.well-known/agent-card.json", { "A2A-Version": "1.0" });
+    const b = await get(HOSTS[1] + "/.well-known/agent-card.json", { "A2A-Version": "1.0" });
+    await expect(joseVerify({ ...a, signatures: b.signatures })).rejects.toThrow();
+  });
+
+  it("serves the JWKS with the signing key's public part and the rotated-out key, cacheable", async () => {
+    const response = await mf.dispatchFetch(`${HOSTS[0]}/.well-known/jwks.json`);
+    expect(response.headers.get("cache-control")).toMatch(/^public, max-age=\d+$/);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    const { keys } = (await response.json()) as { keys: Record<string, unknown>[] };
+    expect(keys.map((k) => k.kid)).toEqual([`test-${alg}`, "old-key"]);
+    for (const key of keys) expect(key).not.toHaveProperty("d");
+    expect(JSON.stringify(keys)).not.toContain(JSON.parse(privateJwk).d);
+  });
+});
