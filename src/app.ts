@@ -9,6 +9,7 @@ import { proxyRpc } from "./proxy/forward";
 import { rpcCorsHeaders, RPC_CORS_ALLOW_HEADERS, RPC_METHODS } from "./proxy/headers";
 import { JWKS_PATH, runtimeFor, type Runtime, type RuntimeDeps } from "./runtime";
 import { publicJwk } from "./sign/keys";
+import { createAdminApp } from "./admin/routes";
 
 export type AppEnv = { Bindings: Env; Variables: { runtime: Runtime } };
 
@@ -58,6 +59,16 @@ export function createApp(deps: RuntimeDeps = {}): Hono<AppEnv> {
   app.on(["PUT", "PATCH", "DELETE"], "*", (c, next) => {
     if (!isRpcPath(requestTarget(c.req.url).pathname, c.get("runtime").config.rpcPath)) return next();
     throw new HttpError(405, "Method not allowed", { allow: RPC_METHODS });
+  });
+
+  // The admin API lives under a configured prefix, so it is matched in the handler.
+  const admin = createAdminApp(deps);
+  app.all("*", (c, next) => {
+    const { adminPath } = c.get("runtime").config;
+    const url = new URL(c.req.url);
+    if (url.pathname !== adminPath && !url.pathname.startsWith(`${adminPath}/`)) return next();
+    url.pathname = url.pathname.slice(adminPath.length) || "/";
+    return admin.fetch(new Request(url, c.req.raw), c.env, c.executionCtx);
   });
 
   // The JWKS named by every card signature's `jku` (A2A 1.0 §8.4.3); the listed

@@ -233,6 +233,13 @@ const ConfigSchema = z.object({
   CARD_SOURCE: envVar<CardSourceMode>(oneOf("document", "origin"), "document"),
   ORIGIN_CARD_URL: envVar<string | undefined>(parseOriginUrl, undefined),
   ORIGIN_CARD_TTL: envVar(integer(1, 86_400), 60),
+  ADMIN_TOKEN: envVar<string | undefined>((raw) => {
+    if (raw.length < 16) throw new ConfigValueError("must be at least 16 characters (use a random token)");
+    return raw;
+  }, undefined),
+  ADMIN_PATH: envVar(parsePath, "/_admin"),
+  HOST_ALLOWLIST: envVar<string[] | undefined>((raw) => parseList(raw).map((h) => h.toLowerCase()), undefined),
+  REGISTRY_WEBHOOKS: envVar<string[]>((raw) => parseList(raw).map(parseOriginUrl), []),
   CARD_SIGNING_KEY: envVar<PrivateSigningJwk | undefined>(parseSigningKey, undefined),
   CARD_SIGNING_PUBLIC_KEYS: envVar<PublicJwk[]>(parseExtraPublicKeys, []),
 });
@@ -261,6 +268,12 @@ export interface Config {
   /** The origin's own card (passthrough mode); defaults to ORIGIN_URL's host + /.well-known/agent-card.json. */
   originCardUrl: string | undefined;
   originCardTtl: number;
+  /** A secret: never logged or echoed. Unset = no admin API. */
+  adminToken: string | undefined;
+  adminPath: string;
+  /** Hostnames this worker answers for; unset = any. */
+  hostAllowlist: ReadonlySet<string> | undefined;
+  registryWebhooks: string[];
   /** A secret: never logged or echoed. */
   signingKey: PrivateSigningJwk | undefined;
   extraPublicKeys: PublicJwk[];
@@ -273,6 +286,9 @@ export function parseConfig(env: Readonly<Record<string, unknown>>): ParseResult
   const result = ConfigSchema.safeParse(Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, source[name]])));
   if (!result.success) return { ok: false, issues: formatIssues(result.error.issues) };
   const v = result.data;
+  if (v.ADMIN_PATH === "/" || v.ADMIN_PATH === v.RPC_PATH || v.ADMIN_PATH.startsWith("/.well-known/")) {
+    return { ok: false, issues: [{ path: "ADMIN_PATH", message: "must be its own path, apart from RPC_PATH and /.well-known/" }] };
+  }
   if (v.RPC_PATH.startsWith("/.well-known/")) {
     return { ok: false, issues: [{ path: "RPC_PATH", message: "must not be under /.well-known/ (the card paths live there)" }] };
   }
@@ -301,6 +317,10 @@ export function parseConfig(env: Readonly<Record<string, unknown>>): ParseResult
       cardSource: v.CARD_SOURCE,
       originCardUrl: v.ORIGIN_CARD_URL ?? (v.ORIGIN_URL ? new URL("/.well-known/agent-card.json", v.ORIGIN_URL).href : undefined),
       originCardTtl: v.ORIGIN_CARD_TTL,
+      adminToken: v.ADMIN_TOKEN,
+      adminPath: v.ADMIN_PATH,
+      hostAllowlist: v.HOST_ALLOWLIST && v.HOST_ALLOWLIST.length > 0 ? new Set(v.HOST_ALLOWLIST) : undefined,
+      registryWebhooks: v.REGISTRY_WEBHOOKS,
       signingKey: v.CARD_SIGNING_KEY,
       extraPublicKeys: v.CARD_SIGNING_PUBLIC_KEYS,
     },

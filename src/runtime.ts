@@ -50,15 +50,19 @@ export class Runtime {
   #signer: Promise<Signer> | undefined;
   readonly #cards = new WeakMap<CardSource, Map<string, Partial<Record<CardVariant, Memo>>>>();
 
+  /** Outbound fetch (origin, registries); injectable for tests. */
+  readonly fetch: FetchLike;
+
   constructor(
     readonly config: Config,
-    kv: KVNamespace | undefined,
+    readonly kv: KVNamespace | undefined,
     originBinding: Fetcher | undefined,
     bundled: () => CardSource,
     deps: RuntimeDeps = {},
   ) {
     this.store = new CardSourceStore(kv, bundled, config.kvCacheTtl);
-    this.origin = new OriginTransport(config, originBinding, deps.fetch ?? ((input, init) => fetch(input, init)));
+    this.fetch = deps.fetch ?? ((input, init) => fetch(input, init));
+    this.origin = new OriginTransport(config, originBinding, this.fetch);
     this.originCards =
       config.cardSource === "origin" && config.originCardUrl
         ? new OriginCardStore(this.origin, config.originCardUrl, config.originHeaders, config.originCardTtl, config.originTimeoutMs)

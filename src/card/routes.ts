@@ -3,6 +3,7 @@ import { ifNoneMatchHits } from "../http/etag";
 import { publicBaseUrl } from "../http/public-base";
 import { searchParam, type RequestTarget } from "../http/request-url";
 import type { Runtime } from "../runtime";
+import { errorResponse } from "../errors";
 import { CARD_CORS, CARD_METHODS } from "./headers";
 import { negotiateVariant } from "./variant";
 
@@ -15,6 +16,8 @@ export function cardResponse(request: Request, url: RequestTarget, runtime: Runt
   const { config } = runtime;
   const base = publicBaseUrl(url, request.headers, config);
   const hostname = base === url.origin ? url.hostname : new URL(base).hostname;
+  // Multi-agent mode with an allowlist: an unknown host gets no agent at all.
+  if (config.hostAllowlist && !config.hostAllowlist.has(hostname)) return errorResponse(404, "Not found");
   const source = runtime.source(hostname);
   if (source instanceof Promise) return source.then((s) => respond(runtime.card(s, base, variantOf(request, url, runtime)), request));
   return respond(runtime.card(source, base, variantOf(request, url, runtime)), request);

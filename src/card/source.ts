@@ -162,6 +162,12 @@ export const CardSourceSchema = z
     securitySchemes: z.optional(describe(z.record(z.string().check(z.minLength(1)), securityScheme), "Named schemes.")),
     security: z.optional(securityRequirements),
     skills: z._default(z.array(skill), []),
+    originUrl: z.optional(
+      describe(
+        z.url({ protocol: /^https?$/ }),
+        "Multi-agent mode: the JSON-RPC endpoint of this hostname's origin agent (overrides ORIGIN_URL). Never published in the card.",
+      ),
+    ),
   })
   .check(
     z.superRefine((doc, ctx) => {

@@ -47,9 +47,11 @@ export class CardSourceStore {
     return own ?? fallback ?? this.bundled();
   }
 
-  /** Drops the isolate's copy of a key (after an admin write in this isolate). */
-  forget(key: string): void {
+  /** After an admin write: this isolate serves the new value at once (others within the TTL). */
+  prime(key: string, text: string | null, source: CardSource | null): void {
+    const settled = { text, source };
     this.#cache.delete(key);
+    this.#cache.set(key, { expiresAt: this.now() + this.ttlSeconds * 1000, entry: Promise.resolve(settled), settled });
   }
 
   #read(key: string, now: number): CardSource | null | Promise<CardSource | null> {

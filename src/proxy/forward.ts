@@ -3,7 +3,8 @@
 // id (null when it could not be read) and a fixed message: no stack, no origin
 // address. One structured log line per failure.
 import { joinUrl } from "../card/render";
-import { publicizeCard } from "../card/from-origin";
+import { originsOf, publicizeCard } from "../card/from-origin";
+import { errorResponse } from "../errors";
 import { publicBaseUrl } from "../http/public-base";
 import type { RequestTarget } from "../http/request-url";
 import { log } from "../log";
@@ -79,14 +80,18 @@ export async function proxyRpc(request: Request, target: RequestTarget, runtime:
   // JSON-RPC errors travel with HTTP 200, as the A2A SDKs send and expect them.
   if (!rpc.ok) return envelope(200, rpc.id, rpc.error, cors);
 
-  const candidates = runtime.origin.candidates(where);
+  const base = publicBaseUrl(target, request.headers, config);
+  const publicUrl = new URL(base);
+  if (config.hostAllowlist && !config.hostAllowlist.has(publicUrl.hostname)) return errorResponse(404, "Not found");
+  // Multi-agent mode: the host's document may name its own origin.
+  const document = await runtime.source(publicUrl.hostname);
+  const candidates = document.originUrl ? [document.originUrl] : runtime.origin.candidates(where);
+  const privateOrigins = document.originUrl ? [...runtime.origin.privateOrigins, ...originsOf([document.originUrl])] : runtime.origin.privateOrigins;
   if (candidates.length === 0) {
     log("error", "origin_failed", { kind: "not_configured", method: rpc.method });
     return envelope(503, rpc.id, rpcError("INTERNAL_ERROR", "no origin agent is configured", "ORIGIN_NOT_CONFIGURED"), cors);
   }
 
-  const base = publicBaseUrl(target, request.headers, config);
-  const publicUrl = new URL(base);
   const headers = originRequestHeaders(request.headers, config, {
     scheme: publicUrl.protocol.slice(0, -1),
     host: publicUrl.host,
@@ -138,7 +143,8 @@ export async function proxyRpc(request: Request, target: RequestTarget, runtime:
     return bad("invalid_response", status, `origin agent returned a non-JSON response (HTTP ${response.status})`, "ORIGIN_INVALID_RESPONSE");
   }
 
-  const responseHeaders = clientResponseHeaders(response.headers, config, runtime.origin.privateHosts, cors);
+  const privateHosts = privateOrigins.map((origin) => new URL(origin).host);
+  const responseHeaders = clientResponseHeaders(response.headers, config, privateHosts, cors);
   if (!stream && response.ok && EXTENDED_CARD_METHODS.has(rpc.method)) {
     const text = await readCapped(response.body, MAX_EXTENDED_CARD_BYTES);
     let reply: { result?: unknown } | undefined;
@@ -152,7 +158,7 @@ export async function proxyRpc(request: Request, target: RequestTarget, runtime:
       return envelope(502, rpc.id, rpcError("INTERNAL_ERROR", "origin agent returned an unreadable card", "ORIGIN_INVALID_RESPONSE"), cors);
     }
     if (reply.result && typeof reply.result === "object" && !Array.isArray(reply.result)) {
-      reply.result = publicizeCard(reply.result as Record<string, unknown>, runtime.origin.privateOrigins, base, joinUrl(base, config.rpcPath));
+      reply.result = publicizeCard(reply.result as Record<string, unknown>, privateOrigins, base, joinUrl(base, config.rpcPath));
     }
     return new Response(JSON.stringify(reply), { status: response.status, headers: responseHeaders });
   }

@@ -12,8 +12,6 @@ const BINDING_URL = "https://origin.invalid/";
 export class OriginTransport {
   /** `scheme://host[:port]` of every configured private URL. */
   readonly privateOrigins: string[];
-  /** Their host[:port] parts, for scrubbing response headers. */
-  readonly privateHosts: string[];
 
   constructor(
     private readonly config: Config,
@@ -21,7 +19,6 @@ export class OriginTransport {
     private readonly fetchImpl: FetchLike,
   ) {
     this.privateOrigins = originsOf(configuredOriginUrls(config));
-    this.privateHosts = this.privateOrigins.map((o) => new URL(o).host);
   }
 
   candidates(where: RequestLocation): string[] {

@@ -1,0 +1,179 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createWorker } from "../../src/app";
+import bundled from "../../skills.json";
+import { CARD, fakeOrigin, makeEnv, type FakeOrigin } from "../support/worker";
+
+const TOKEN = "admin-token-0123456789abcdef";
+const kv = env.SKILLS;
+const used: string[] = [];
+afterEach(async () => {
+  await Promise.all(used.splice(0).flatMap((k) => [kv.delete(k), kv.delete(`previous:${k}`)]));
+  vi.restoreAllMocks();
+});
+
+function host(name: string): string {
+  const h = `${name}-${crypto.randomUUID().slice(0, 8)}.example.com`;
+  used.push(h);
+  return h;
+}
+
+function worker(overrides: Record<string, unknown> = {}, origin: Pick<FakeOrigin, "fetch"> = fakeOrigin(() => new Response("ok"))) {
+  const w = createWorker({ fetch: origin.fetch });
+  const workerEnv = makeEnv({ ADMIN_TOKEN: TOKEN, ...overrides });
+  return async (url: string, init: RequestInit = {}, auth: string | null = `Bearer ${TOKEN}`) => {
+    const headers = new Headers(init.headers);
+    if (auth) headers.set("authorization", auth);
+    const ctx = createExecutionContext();
+    const response = await w.fetch!(new Request(url, { ...init, headers }) as never, workerEnv, ctx);
+    await waitOnExecutionContext(ctx);
+    return response;
+  };
+}
+
+const put = (doc: unknown) => ({ method: "PUT", headers: { "content-type": "application/json" }, body: typeof doc === "string" ? doc : JSON.stringify(doc) });
+const cardName = async (call: ReturnType<typeof worker>, h: string) => ((await (await call(`https://${h}${CARD}`, {}, null)).json()) as { name: string }).name;
+
+describe("admin API", () => {
+  it("does not exist without ADMIN_TOKEN", async () => {
+    const call = worker({ ADMIN_TOKEN: undefined });
+    expect((await call("https://a.example.com/_admin/hosts")).status).toBe(404);
+  });
+
+  it("requires the bearer token, compared in constant time", async () => {
+    const call = worker();
+    const equal = vi.spyOn(crypto.subtle, "timingSafeEqual");
+    for (const auth of [null, "Bearer wrong-token-0123456789ab", `Basic ${btoa(`x:${TOKEN}`)}`, TOKEN]) {
+      const response = await call("https://a.example.com/_admin/hosts", {}, auth);
+      expect(response.status).toBe(401);
+      expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      expect(await response.text()).not.toContain(TOKEN);
+    }
+    expect(equal).toHaveBeenCalled();
+    expect((await call("https://a.example.com/_admin/hosts")).status).toBe(200);
+  });
+
+  it("PUT validates, writes, answers with the new card's ETag, and the card changes at once", async () => {
+    const call = worker();
+    const h = host("put");
+    const response = await call(`https://x.example.com/_admin/documents/${h}`, put({ name: "Pushed Agent" }));
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { etags: Record<string, string> };
+    expect(Object.keys(body.etags).sort()).toEqual(["hybrid", "legacy", "v0.3", "v1"]);
+    expect(response.headers.get("etag")).toBe(body.etags.hybrid);
+    const card = await call(`https://${h}${CARD}`, {}, null);
+    expect(card.headers.get("etag")).toBe(body.etags.hybrid);
+    expect(((await card.json()) as { name: string }).name).toBe("Pushed Agent");
+    expect(JSON.parse((await kv.get(h))!)).toEqual({ name: "Pushed Agent" });
+    expect(await (await call(`https://x.example.com/_admin/documents/${h}`)).json()).toEqual({ name: "Pushed Agent" });
+  });
+
+  it("PUT refuses an invalid document with 422 and the zod issues, writing nothing", async () => {
+    const call = worker();
+    const h = host("invalid");
+    await kv.put(h, JSON.stringify({ name: "Before" }));
+    for (const doc of [{ name: "", skills: [{ name: "A" }, { name: "A" }] }, "{ not json", { descripton: "typo" }]) {
+      const response = await call(`https://x.example.com/_admin/documents/${h}`, put(doc));
+      expect(response.status).toBe(422);
+      const { error } = (await response.json()) as { error: { code: number; details: { path: string; message: string }[] } };
+      expect(error.code).toBe(422);
+      expect(error.details.length).toBeGreaterThan(0);
+    }
+    expect(JSON.parse((await kv.get(h))!)).toEqual({ name: "Before" });
+    expect(await kv.get(`previous:${h}`)).toBeNull();
+  });
+
+  it("keeps the previous version: DELETE falls back, rollback restores, a second rollback redoes", async () => {
+    const call = worker();
+    const h = host("history");
+    await call(`https://x.example.com/_admin/documents/${h}`, put({ name: "V1" }));
+    await call(`https://x.example.com/_admin/documents/${h}`, put({ name: "V2" }));
+    expect(await cardName(call, h)).toBe("V2");
+    expect((await call(`https://x.example.com/_admin/documents/${h}/rollback`, { method: "POST" })).status).toBe(200);
+    expect(await cardName(call, h)).toBe("V1");
+    await call(`https://x.example.com/_admin/documents/${h}/rollback`, { method: "POST" });
+    expect(await cardName(call, h)).toBe("V2");
+    expect((await call(`https://x.example.com/_admin/documents/${h}`, { method: "DELETE" })).status).toBe(200);
+    expect(await cardName(call, h)).toBe(bundled.name);
+    expect((await call(`https://x.example.com/_admin/documents/${h}`)).status).toBe(404);
+    await call(`https://x.example.com/_admin/documents/${h}/rollback`, { method: "POST" });
+    expect(await cardName(call, h)).toBe("V2");
+  });
+
+  it("answers 404 for a rollback without history and 400 for a key that is not a hostname", async () => {
+    const call = worker();
+    expect((await call(`https://x.example.com/_admin/documents/${host("none")}/rollback`, { method: "POST" })).status).toBe(404);
+    for (const key of ["not a host", "previous:x", "a_b.example.com", "-bad.example.com"]) {
+      expect((await call(`https://x.example.com/_admin/documents/${encodeURIComponent(key)}`, put({}))).status).toBe(400);
+    }
+  });
+
+  it("leaves the current document intact when a KV write fails", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const h = host("failing");
+    await kv.put(h, JSON.stringify({ name: "Intact" }));
+    const flaky = {
+      get: (k: string, o?: never) => kv.get(k, o),
+      put: (k: string, v: string) => (k === h ? Promise.reject(new Error("KV unavailable")) : kv.put(k, v)),
+      delete: (k: string) => kv.delete(k),
+      list: () => kv.list(),
+    } as unknown as KVNamespace;
+    const call = worker({ SKILLS: flaky });
+    const response = await call(`https://x.example.com/_admin/documents/${h}`, put({ name: "Never" }));
+    expect(response.status).toBe(503);
+    expect(JSON.parse((await kv.get(h))!)).toEqual({ name: "Intact" });
+    expect(await cardName(call, h)).toBe("Intact");
+  });
+
+  it("lists the configured hosts and the allowlist", async () => {
+    const call = worker({ HOST_ALLOWLIST: "b.example.com,a.example.com" });
+    const h = host("listed");
+    await call(`https://x.example.com/_admin/documents/${h}`, put({ name: "Listed" }));
+    const body = (await (await call("https://x.example.com/_admin/hosts")).json()) as { hosts: string[]; allowlist: string[] };
+    expect(body.hosts).toContain(h);
+    expect(body.hosts.some((k) => k.startsWith("previous:"))).toBe(false);
+    expect(body.allowlist).toEqual(["a.example.com", "b.example.com"]);
+  });
+
+  it("notifies every registry webhook with the new card, retrying a failing one up to 3 times", async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    let flakyCalls = 0;
+    const registries = fakeOrigin((req) => {
+      if (new URL(req.url).host === "flaky.registry.example") return new Response("busy", { status: flakyCalls++ < 1 ? 503 : 200 });
+      if (new URL(req.url).host === "gone.registry.example") return new Response("no", { status: 410 });
+      return new Response("ok");
+    });
+    const call = worker({ REGISTRY_WEBHOOKS: "https://registry.example/hook,https://flaky.registry.example/h,https://gone.registry.example/h" }, registries);
+    const h = host("hooked");
+    await call(`https://x.example.com/_admin/documents/${h}`, put({ name: "Hooked Agent" }));
+    const hosts = registries.requests.map((r) => new URL(r.url).host).sort();
+    expect(hosts).toEqual(["flaky.registry.example", "flaky.registry.example", "gone.registry.example", "registry.example"]);
+    const event = JSON.parse(new TextDecoder().decode(registries.bodies[0]));
+    expect(event).toMatchObject({ type: "agent-card.updated", host: h, action: "put", card: { name: "Hooked Agent", url: `https://${h}/` } });
+  });
+});
+
+describe("many agents on one worker", () => {
+  it("answers 404 for a host outside HOST_ALLOWLIST, on the card and on the RPC path", async () => {
+    const call = worker({ HOST_ALLOWLIST: "agents.example.com", ORIGIN_URL: "http://10.0.0.1/" });
+    expect((await call(`https://agents.example.com${CARD}`, {}, null)).status).toBe(200);
+    expect((await call(`https://other.example.com${CARD}`, {}, null)).status).toBe(404);
+    const rpc = { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"GetTask"}' };
+    expect((await call("https://other.example.com/", rpc, null)).status).toBe(404);
+  });
+
+  it("sends a host's RPC to the origin its document names", async () => {
+    const origin = fakeOrigin(() => Response.json({ jsonrpc: "2.0", id: 1, result: {} }));
+    const call = worker({ ORIGIN_URL: "http://10.0.0.1/" }, origin);
+    const a = host("agent-a");
+    await call(`https://x.example.com/_admin/documents/${a}`, put({ name: "A", originUrl: "http://10.0.0.2:7000/a2a" }));
+    const rpc = { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"GetTask"}' };
+    await call(`https://${a}/`, rpc, null);
+    await call("https://b.example.com/", rpc, null);
+    expect(origin.requests.map((r) => r.url)).toEqual(["http://10.0.0.2:7000/a2a", "http://10.0.0.1/"]);
+    // The document's origin never appears in its card.
+    expect(await (await call(`https://${a}${CARD}`, {}, null)).text()).not.toContain("10.0.0.2");
+  });
+});
