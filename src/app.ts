@@ -1,7 +1,7 @@
 // The worker: middleware and routes in one readable place.
 import { Hono } from "hono";
 import { CARD_METHODS } from "./card/headers";
-import { cardPreflight, cardResponse } from "./card/routes";
+import { cardPreflight, cardResponse, pageResponse } from "./card/routes";
 import { CARD_PATH, LEGACY_CARD_PATH } from "./card/variant";
 import { errorResponse, HttpError, renderError } from "./errors";
 import { requestTarget } from "./http/request-url";
@@ -36,6 +36,9 @@ export function createApp(deps: RuntimeDeps = {}): Hono<AppEnv> {
       throw new HttpError(405, "Method not allowed", { allow: CARD_METHODS });
     });
   }
+
+  // The human view of this host's card.
+  app.get("/", (c) => pageResponse(c.req.raw, requestTarget(c.req.url), c.get("runtime")));
 
   // The JSON-RPC endpoint lives at a configured path, so it is matched in the handler.
   app.post("*", (c, next) => {

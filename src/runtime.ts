@@ -5,7 +5,7 @@ import bundledDocument from "../skills.json";
 import { parseConfig, type Config } from "./config";
 import { HttpError } from "./errors";
 import { log } from "./log";
-import { buildCard, joinUrl, type CardVariant } from "./card/render";
+import { buildCard, joinUrl, type AgentCard, type CardVariant } from "./card/render";
 import { cardHeaders } from "./card/headers";
 import { parseCardSource, type CardSource } from "./card/source";
 import { CardSourceStore } from "./card/store";
@@ -21,6 +21,8 @@ import { signCard } from "./sign/sign";
 export const JWKS_PATH = "/.well-known/jwks.json";
 
 export interface BuiltCard {
+  /** The card object (for the human view); never mutated. */
+  card: AgentCard;
   body: Uint8Array;
   etag: string;
   /**
@@ -124,6 +126,7 @@ export class Runtime {
     const etag = await strongEtag(body);
     const headers = cardHeaders(this.config, variant, etag);
     return {
+      card,
       body,
       etag,
       okHeaders: new Headers([...headers, ["content-type", "application/json"]]),

@@ -6,7 +6,7 @@
 import { Hono, type Context } from "hono";
 import { buildCard, CARD_VARIANTS, joinUrl, type CardVariant } from "../card/render";
 import { parseCardSourceText, type CardSource } from "../card/source";
-import { DEFAULT_KEY } from "../card/store";
+import { DEFAULT_KEY, isDocumentKey } from "../card/store";
 import { errorResponse, HttpError, renderError } from "../errors";
 import { publicBaseUrl } from "../http/public-base";
 import { requestTarget } from "../http/request-url";
@@ -18,7 +18,6 @@ type AdminEnv = { Bindings: Env; Variables: { runtime: Runtime } };
 
 const PREVIOUS_PREFIX = "previous:";
 const MAX_DOCUMENT_BYTES = 1024 * 1024;
-const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 /** Constant-time: both sides are hashed to 32 bytes, then compared in full. */
 async function tokenMatches(expected: string, provided: string): Promise<boolean> {
@@ -32,7 +31,7 @@ async function tokenMatches(expected: string, provided: string): Promise<boolean
 
 function documentKey(raw: string): string {
   const key = raw.toLowerCase();
-  if (key !== DEFAULT_KEY && !HOSTNAME.test(key)) throw new HttpError(400, 'The key must be "default" or a hostname such as agents.example.com');
+  if (!isDocumentKey(key)) throw new HttpError(400, 'The key must be "default" or a hostname such as agents.example.com');
   return key;
 }
 

@@ -20,7 +20,7 @@ export function cardHeaders(config: Config, variant: CardVariant, etag: string):
     ["cache-control", `public, max-age=${config.cardMaxAge}, stale-while-revalidate=${config.cardStaleWhileRevalidate}`],
     ["etag", etag],
   ];
-  // Only agent-card.json negotiates on the header; the legacy path has one shape.
-  if (variant !== "legacy") headers.push(["vary", "A2A-Version"]);
+  // Browsers get the page at the same URL (Accept); only agent-card.json negotiates on A2A-Version.
+  headers.push(["vary", variant === "legacy" ? "Accept" : "A2A-Version, Accept"]);
   return headers;
 }

@@ -1,41 +1,56 @@
-// GET/HEAD/OPTIONS on the two well-known card paths.
+// GET/HEAD/OPTIONS on the two well-known card paths, and the human view of the
+// same card (GET /, or a card path asked for with Accept: text/html).
+import { errorResponse } from "../errors";
 import { ifNoneMatchHits } from "../http/etag";
 import { publicBaseUrl } from "../http/public-base";
 import { searchParam, type RequestTarget } from "../http/request-url";
-import type { Runtime } from "../runtime";
-import { errorResponse } from "../errors";
+import type { BuiltCard, Runtime } from "../runtime";
+import { renderCardPage } from "../view/render";
 import { CARD_CORS, CARD_METHODS } from "./headers";
-import { negotiateVariant } from "./variant";
+import type { CardVariant } from "./render";
+import type { CardSource } from "./source";
+import { negotiateVariant, CARD_PATH } from "./variant";
+
+type Later<T> = T | Promise<T>;
+const then = <T, U>(value: Later<T>, fn: (v: T) => Later<U>): Later<U> => (value instanceof Promise ? value.then(fn) : fn(value));
+
+/** The card for this request's public host, or a 404 for a host outside HOST_ALLOWLIST. */
+function cardFor(request: Request, url: RequestTarget, runtime: Runtime, variant: CardVariant): Response | Later<{ built: BuiltCard; base: string }> {
+  const base = publicBaseUrl(url, request.headers, runtime.config);
+  const hostname = base === url.origin ? url.hostname : new URL(base).hostname;
+  // Multi-agent mode with an allowlist: an unknown host gets no agent at all.
+  if (runtime.config.hostAllowlist && !runtime.config.hostAllowlist.has(hostname)) return errorResponse(404, "Not found");
+  return then(runtime.source(hostname), (source: CardSource) => then(runtime.card(source, base, variant), (built) => ({ built, base })));
+}
+
+/** Browsers navigating to the card get the page; API clients (application/json, * / *) the JSON. */
+function wantsHtml(request: Request): boolean {
+  return request.headers.get("accept")?.includes("text/html") ?? false;
+}
 
 /**
  * The card response for one request. Synchronous when the isolate already
  * holds the document and the built card (the steady state), so the hot path
  * allocates one Response and awaits nothing.
  */
-export function cardResponse(request: Request, url: RequestTarget, runtime: Runtime): Response | Promise<Response> {
-  const { config } = runtime;
-  const base = publicBaseUrl(url, request.headers, config);
-  const hostname = base === url.origin ? url.hostname : new URL(base).hostname;
-  // Multi-agent mode with an allowlist: an unknown host gets no agent at all.
-  if (config.hostAllowlist && !config.hostAllowlist.has(hostname)) return errorResponse(404, "Not found");
-  const source = runtime.source(hostname);
-  if (source instanceof Promise) return source.then((s) => respond(runtime.card(s, base, variantOf(request, url, runtime)), request));
-  return respond(runtime.card(source, base, variantOf(request, url, runtime)), request);
-}
-
-function variantOf(request: Request, url: RequestTarget, runtime: Runtime) {
+export function cardResponse(request: Request, url: RequestTarget, runtime: Runtime): Later<Response> {
+  if (wantsHtml(request)) return pageResponse(request, url, runtime);
   const requested = request.headers.get("a2a-version") ?? searchParam(url, "A2A-Version");
-  return negotiateVariant(url.pathname, requested, runtime.config.cardCompat);
+  const found = cardFor(request, url, runtime, negotiateVariant(url.pathname, requested, runtime.config.cardCompat));
+  if (found instanceof Response) return found;
+  return then(found, ({ built }) => {
+    if (ifNoneMatchHits(request.headers.get("if-none-match"), built.etag)) {
+      return new Response(null, { status: 304, headers: built.notModifiedHeaders });
+    }
+    return new Response(built.body, { status: 200, headers: built.okHeaders });
+  });
 }
 
-type Built = ReturnType<Runtime["card"]>;
-
-function respond(built: Built, request: Request): Response | Promise<Response> {
-  if (built instanceof Promise) return built.then((card) => respond(card, request));
-  if (ifNoneMatchHits(request.headers.get("if-none-match"), built.etag)) {
-    return new Response(null, { status: 304, headers: built.notModifiedHeaders });
-  }
-  return new Response(built.body, { status: 200, headers: built.okHeaders });
+/** The human view, rendered from the strict 1.0 card (signatures included). */
+export function pageResponse(request: Request, url: RequestTarget, runtime: Runtime): Later<Response> {
+  const found = cardFor(request, url, runtime, "v1");
+  if (found instanceof Response) return found;
+  return then(found, ({ built, base }) => renderCardPage(built, `${base}${CARD_PATH}`, runtime.config.cardMaxAge));
 }
 
 export function cardPreflight(): Response {

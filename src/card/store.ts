@@ -9,6 +9,13 @@ import { issuesToText } from "../validation";
 import { parseCardSourceText, type CardSource } from "./source";
 
 export const DEFAULT_KEY = "default";
+
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** Document keys are `default` or a lower-case hostname (what request lookups use). */
+export function isDocumentKey(key: string): boolean {
+  return key === DEFAULT_KEY || HOSTNAME.test(key);
+}
 /** Hostnames come from requests; keep the per-isolate map bounded. */
 const MAX_CACHED_KEYS = 1024;
 

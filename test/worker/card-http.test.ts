@@ -67,7 +67,7 @@ describe("variants", () => {
       expect(schemaErrors.v03Card(body)).toEqual([]);
       expect(body.url).toBe(`${HOST}/`);
       expect(body.supportedInterfaces[0]).toEqual({ url: `${HOST}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" });
-      expect(response.headers.get("vary")).toBeNull();
+      expect(response.headers.get("vary")).toBe("Accept");
     }
   });
 
@@ -161,7 +161,7 @@ describe("HTTP caching", () => {
       etags.add(etag);
     }
     expect(etags.size).toBe(4);
-    expect((await card()).response.headers.get("vary")).toBe("A2A-Version");
+    expect((await card()).response.headers.get("vary")).toBe("A2A-Version, Accept");
   });
 
   it("answers If-None-Match with 304 and an empty body", async () => {
@@ -213,7 +213,7 @@ describe("CORS and errors", () => {
   });
 
   it("answers other paths with a JSON 404", async () => {
-    for (const path of ["/", "/.well-known/", "/.well-known/agent-card.json/x", "/agent-card.json"]) {
+    for (const path of ["/x", "/.well-known/", "/.well-known/agent-card.json/x", "/agent-card.json"]) {
       const response = await call(HOST + path);
       expect(response.status).toBe(404);
       expect(response.headers.get("content-type")).toBe("application/json");

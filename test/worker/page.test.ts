@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { call, CARD, makeEnv } from "../support/worker";
+
+const HTML = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+
+describe("the human view", () => {
+  it("serves the card as a page at / and at the card paths for browsers", async () => {
+    for (const path of ["/", CARD, "/.well-known/agent.json"]) {
+      const response = await call(`https://agents.example.com${path}`, { headers: HTML });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      const html = await response.text();
+      expect(html.startsWith("<!doctype html>")).toBe(true);
+      expect(html).toContain("<h1>Acme Travel Concierge</h1>");
+      expect(html).toContain("curl -s https://agents.example.com/.well-known/agent-card.json -H &#39;A2A-Version: 1.0&#39;");
+      expect(html).not.toContain("<script");
+    }
+  });
+
+  it("shows skills with tags and examples, interfaces, security and signature status", async () => {
+    const html = await (await call("https://agents.example.com/", { headers: HTML })).text();
+    for (const text of ["Flight search", "Politique de voyage (FAQ)", "<li>flights</li>", "Find a direct flight from SFO to JFK", "https://agents.example.com/</code>", "HTTP bearer (JWT)", "OAuth 2.0 (clientCredentials)", "This card is not signed.", "Acme Corp"]) {
+      expect(html).toContain(text);
+    }
+  });
+
+  it("keeps JSON for API clients at the card path", async () => {
+    for (const accept of ["application/json", "*/*", ""]) {
+      const response = await call(`https://agents.example.com${CARD}`, { headers: accept ? { accept } : {} });
+      expect(response.headers.get("content-type")).toBe("application/json");
+    }
+  });
+
+  it("escapes document text and forbids scripts with its CSP", async () => {
+    const doc = { name: "<script>alert(1)</script>", description: '"><img src=x onerror=alert(1)>', skills: [{ name: "</h3><script>x</script>", tags: ["<b>"] }] };
+    const kv = { get: async () => JSON.stringify(doc) } as unknown as KVNamespace;
+    const response = await call("https://evil.example.com/", { headers: HTML }, makeEnv({ SKILLS: kv }));
+    const html = await response.text();
+    expect(html).not.toContain("<script>");
+    expect(html).not.toContain("<img src=x");
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
+  });
+
+  it("names the signing key when the card is signed", async () => {
+    const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
+    const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
+    const key = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d, kid: "page-key" });
+    const html = await (await call("https://agents.example.com/", { headers: HTML }, makeEnv({ CARD_SIGNING_KEY: key }))).text();
+    expect(html).toContain("<strong>EdDSA</strong> key <code>page-key</code>");
+    expect(html).toContain("https://agents.example.com/.well-known/jwks.json");
+  });
+});
