@@ -8,7 +8,7 @@ import { verifyAgentCardSignature } from "@a2a-js/sdk";
 import canonicalize from "canonicalize";
 import * as jose from "jose";
 import { Miniflare } from "miniflare";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { run } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 
@@ -34,6 +34,8 @@ async function generatedKey(alg: string): Promise<string> {
 
 let bundleDir: string;
 beforeAll(async () => {
+  // The SDK's verifier logs each signature entry it could not use (console.debug).
+  vi.spyOn(console, "debug").mockImplementation(() => {});
   bundleDir = mkdtempSync(join(tmpdir(), "signing-bundle-"));
   const build = await run("node_modules/.bin/wrangler", ["deploy", "--dry-run", "--outdir", bundleDir]);
   expect(build.code, build.stderr).toBe(0);
