@@ -162,7 +162,41 @@ export async function proxyRpc(request: Request, target: RequestTarget, runtime:
     }
     return new Response(JSON.stringify(reply), { status: response.status, headers: responseHeaders });
   }
-  // Streams (and every other JSON reply) pass through as they arrive: no buffering,
-  // and a client that goes away cancels the origin's body.
+  if (stream && response.body) {
+    const body = endStreamCleanly(response.body, rpc.id, () =>
+      log("error", "origin_failed", { kind: "stream_broken", method: rpc.method, origin: answeredBy }),
+    );
+    return new Response(body, { status: response.status, headers: responseHeaders });
+  }
+  // Every other JSON reply passes through as it arrives: no buffering.
   return new Response(response.body, { status: response.status, headers: responseHeaders });
+}
+
+/**
+ * SSE passes through chunk by chunk, unbuffered. If the origin's stream breaks
+ * (the origin died, the connection dropped), the client gets an SSE error event
+ * with the request id and a clean end of stream instead of a torn connection
+ * (a2a-js framing: `event: error`). A client that goes away cancels the origin.
+ */
+function endStreamCleanly(origin: ReadableStream<Uint8Array>, id: RpcId, onBreak: () => void): ReadableStream<Uint8Array> {
+  const reader = origin.getReader();
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch {
+        onBreak();
+        const error = rpcError("INTERNAL_ERROR", "origin agent stream ended abruptly", "ORIGIN_STREAM_BROKEN");
+        // A blank line first ends any event the origin left half-written.
+        controller.enqueue(encoder.encode(`\n\nevent: error\ndata: ${rpcErrorBody(id, error)}\n\n`));
+        controller.close();
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
 }

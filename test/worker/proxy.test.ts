@@ -242,6 +242,32 @@ describe("streaming", () => {
     expect(canceled).toBe(true);
     void end;
   });
+
+  it("ends a stream the origin broke with an SSE error event carrying the request id", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    let fail!: (e: Error) => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('data: {"jsonrpc":"2.0","id":"s1","result":{"task":{}}}\n\ndata: {"partial'));
+        fail = (e) => controller.error(e);
+      },
+    });
+    const origin = fakeOrigin(() => new Response(body, { headers: { "content-type": "text/event-stream" } }));
+    const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: "s1", method: "SendStreamingMessage", params: {} }), env());
+    const reader = response.body!.getReader();
+    await reader.read();
+    fail(new Error("connection reset"));
+    let rest = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      rest += new TextDecoder().decode(value);
+    }
+    const event = rest.split("\n\n").find((e) => e.startsWith("event: error"));
+    expect(event).toBeDefined();
+    expect(JSON.parse(event!.split("data: ")[1]!)).toMatchObject({ jsonrpc: "2.0", id: "s1", error: { code: -32603 } });
+    expect(errors.mock.calls.map((c) => JSON.parse(c[0] as string))).toEqual([expect.objectContaining({ event: "origin_failed", kind: "stream_broken" })]);
+  });
 });
 
 describe("extended card", () => {
