@@ -108,7 +108,13 @@ const extension = z.strictObject({
   uri: describe(z.url(), "Extension URI."),
   description: z.optional(text("What the extension does here.")),
   required: z._default(describe(z.boolean(), "Clients must support the extension."), false),
-  params: z.optional(describe(z.record(z.string(), z.unknown()), "Extension configuration.")),
+  // Cards never carry null (optional fields are absent instead), params included.
+  params: z.optional(
+    describe(
+      z.record(z.string(), z.unknown()).check(z.refine((params) => !containsNull(params), { message: "params must not contain null (leave the key out)" })),
+      "Extension configuration (JSON, without null).",
+    ),
+  ),
 });
 
 const skill = z.strictObject({
@@ -198,6 +204,12 @@ export const CardSourceSchema = z
 export type CardSourceInput = z.input<typeof CardSourceSchema>;
 export type CardSource = z.output<typeof CardSourceSchema>;
 export type SkillSource = CardSource["skills"][number];
+
+function containsNull(value: unknown): boolean {
+  if (value === null) return true;
+  if (typeof value !== "object") return false;
+  return Object.values(value as object).some(containsNull);
+}
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 
