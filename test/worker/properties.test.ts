@@ -254,11 +254,12 @@ describe("the worker under hostile requests", () => {
     for (const env of [makeEnv({ ORIGIN_URL: "http://10.0.0.1/" }), makeEnv({ ORIGIN_URL: "http://10.0.0.1/", CORS_ALLOWED_ORIGINS: "https://ui.example" })]) {
       await fc.assert(
         fc.asyncProperty(fc.oneof(fc.webUrl(), fc.constant("https://ui.example"), fc.constant("null")), async (requestOrigin) => {
-          for (const init of [
+          const inits: RequestInit[] = [
             { headers: { Origin: requestOrigin, Cookie: "a=b" } },
             { method: "POST", headers: { Origin: requestOrigin, "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"m"}' },
             { method: "OPTIONS", headers: { Origin: requestOrigin, "Access-Control-Request-Method": "POST" } },
-          ]) {
+          ];
+          for (const init of inits) {
             const path = init.method ? "/" : CARD;
             const response = await callVia(origin, `https://agents.example.com${path}`, init, env);
             expect(response.headers.get("access-control-allow-credentials")).toBeNull();
