@@ -37,7 +37,7 @@ export function wranglerVars(): Record<string, string> {
  * One worker in workerd, reached on a direct socket (no Miniflare entry worker
  * in the path, as on Cloudflare where the request goes straight to the isolate).
  */
-export async function serve(options: MiniflareOptions): Promise<{ url: URL; stop: () => Promise<void> }> {
+export async function serve(options: MiniflareOptions): Promise<{ url: URL; mf: Miniflare; stop: () => Promise<void> }> {
   const mf = new Miniflare({
     host: "127.0.0.1",
     port: 0,
@@ -47,7 +47,7 @@ export async function serve(options: MiniflareOptions): Promise<{ url: URL; stop
   } as MiniflareOptions);
   await mf.ready;
   const url = await mf.unsafeGetDirectURL();
-  return { url, stop: () => mf.dispose() };
+  return { url, mf, stop: () => mf.dispose() };
 }
 
 export interface Load {
