@@ -1,5 +1,6 @@
 // Faults end to end, real processes: a misbehaving origin process and the
 // worker under `wrangler dev` in front of it.
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, start, waitForHttp, type Started } from "../support/processes";
 
@@ -93,5 +94,32 @@ describe("origin faults", () => {
     // The worker keeps answering; the origin's interval stops when its response closes (no leak to observe
     // from outside but the next call succeeding).
     expect(await (await call("ok", "next")).json()).toMatchObject({ id: "next" });
+  });
+});
+
+/** One raw HTTP/1.1 exchange, bytes as given (what a fetch client would refuse to send). */
+function raw(request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(base).port), "127.0.0.1", () => socket.end(request));
+    let data = "";
+    socket.on("data", (c) => (data += c));
+    socket.on("end", () => resolve(data));
+    socket.on("close", () => resolve(data));
+    socket.on("error", reject);
+  });
+}
+
+describe("malformed headers on the wire", () => {
+  it.each([
+    ["a bare CR inside a forwarded host", "X-Forwarded-Host: evil.example\rX-Injected: 1\r\n"],
+    ["an obsolete line fold", "X-Forwarded-Host: good.example\r\n evil.example\r\n"],
+    ["a 64 KiB header", `X-Forwarded-Host: ${"e".repeat(65_536)}\r\n`],
+    ["a NUL in a header", "A2A-Version: 1.0\u0000evil\r\n"],
+  ])("never lets %s into the card", async (_name, header) => {
+    const reply = await raw(`GET /.well-known/agent-card.json HTTP/1.1\r\nHost: 127.0.0.1:${new URL(base).port}\r\n${header}Connection: close\r\n\r\n`);
+    const status = Number(reply.split(" ")[1]);
+    expect(status === 200 || (status >= 400 && status < 500)).toBe(true);
+    expect(reply).not.toContain("evil.example/");
+    expect(reply).not.toContain("X-Injected");
   });
 });
