@@ -4,6 +4,7 @@ import { CARD_METHODS } from "./card/headers";
 import { cardPreflight, cardResponse, pageResponse } from "./card/routes";
 import { CARD_PATH, LEGACY_CARD_PATH } from "./card/variant";
 import { errorResponse, HttpError, renderError } from "./errors";
+import type { KeepAlive } from "./http/body";
 import { requestTarget } from "./http/request-url";
 import { proxyRpc } from "./proxy/forward";
 import { rpcCorsHeaders, RPC_CORS_ALLOW_HEADERS, RPC_METHODS } from "./proxy/headers";
@@ -14,6 +15,11 @@ import { createAdminApp } from "./admin/routes";
 export type AppEnv = { Bindings: Env; Variables: { runtime: Runtime } };
 
 export const CARD_PATHS: ReadonlySet<string> = new Set([CARD_PATH, LEGACY_CARD_PATH]);
+
+/** Shared work started by one request survives that request's cancellation (see KeepAlive). */
+function keepAliveOf(ctx: Pick<ExecutionContext, "waitUntil">): KeepAlive {
+  return (promise) => ctx.waitUntil(promise);
+}
 
 /** The RPC path answers with and without a trailing slash (the 1.0 TCK posts to "<interface url>/"). */
 function isRpcPath(pathname: string, rpcPath: string): boolean {
@@ -30,7 +36,7 @@ export function createApp(deps: RuntimeDeps = {}): Hono<AppEnv> {
 
   for (const path of CARD_PATHS) {
     // Hono answers HEAD from the GET route, without the body.
-    app.get(path, (c) => cardResponse(c.req.raw, requestTarget(c.req.url), c.get("runtime")));
+    app.get(path, (c) => cardResponse(c.req.raw, requestTarget(c.req.url), c.get("runtime"), keepAliveOf(c.executionCtx)));
     app.options(path, cardPreflight);
     app.all(path, () => {
       throw new HttpError(405, "Method not allowed", { allow: CARD_METHODS });
@@ -38,7 +44,7 @@ export function createApp(deps: RuntimeDeps = {}): Hono<AppEnv> {
   }
 
   // The human view of this host's card.
-  app.get("/", (c) => pageResponse(c.req.raw, requestTarget(c.req.url), c.get("runtime")));
+  app.get("/", (c) => pageResponse(c.req.raw, requestTarget(c.req.url), c.get("runtime"), keepAliveOf(c.executionCtx)));
 
   // The JSON-RPC endpoint lives at a configured path, so it is matched in the handler.
   app.post("*", (c, next) => {
@@ -46,7 +52,7 @@ export function createApp(deps: RuntimeDeps = {}): Hono<AppEnv> {
     const runtime = c.get("runtime");
     if (!isRpcPath(target.pathname, runtime.config.rpcPath)) return next();
     const cf = c.req.raw.cf as IncomingRequestCfProperties | undefined;
-    return proxyRpc(c.req.raw, target, runtime, { colo: cf?.colo, continent: cf?.continent });
+    return proxyRpc(c.req.raw, target, runtime, { colo: cf?.colo, continent: cf?.continent }, keepAliveOf(c.executionCtx));
   });
   app.options("*", (c, next) => {
     const runtime = c.get("runtime");
@@ -108,7 +114,7 @@ export function createWorker(deps: RuntimeDeps = {}): ExportedHandler<Env> {
         const url = requestTarget(request.url);
         if (CARD_PATHS.has(url.pathname)) {
           try {
-            const response = cardResponse(request, url, runtimeFor(env, deps));
+            const response = cardResponse(request, url, runtimeFor(env, deps), keepAliveOf(ctx));
             return response instanceof Promise ? response.catch(renderError) : response;
           } catch (error) {
             return renderError(error);

@@ -129,8 +129,10 @@ function parseHeaderMap(raw: string): Record<string, string> {
   }
   const headers: Record<string, string> = {};
   for (const [name, v] of Object.entries(value)) {
-    if (!HEADER_NAME.test(name)) throw new ConfigValueError(`"${name.slice(0, 40)}" is not a valid header name`);
-    if (typeof v !== "string" || !HEADER_VALUE.test(v)) throw new ConfigValueError(`the value of ${name} must be a string without line breaks`);
+    // A secret: name the entry by position, never by its (possibly pasted-wrong) text.
+    const entry = Object.keys(value).indexOf(name) + 1;
+    if (!HEADER_NAME.test(name)) throw new ConfigValueError(`entry ${entry} has an invalid header name`);
+    if (typeof v !== "string" || !HEADER_VALUE.test(v)) throw new ConfigValueError(`entry ${entry} must have a string value without line breaks`);
     headers[name.toLowerCase()] = v;
   }
   return headers;
@@ -240,6 +242,7 @@ const ConfigSchema = z.object({
   ADMIN_PATH: envVar(parsePath, "/_admin"),
   HOST_ALLOWLIST: envVar<string[] | undefined>((raw) => parseList(raw).map((h) => h.toLowerCase()), undefined),
   REGISTRY_WEBHOOKS: envVar<string[]>((raw) => parseList(raw).map(parseOriginUrl), []),
+  DOCUMENT_ORIGINS: envVar<string[]>((raw) => parseList(raw).map((u) => new URL(parseOriginUrl(u)).origin), []),
   CARD_SIGNING_KEY: envVar<PrivateSigningJwk | undefined>(parseSigningKey, undefined),
   CARD_SIGNING_PUBLIC_KEYS: envVar<PublicJwk[]>(parseExtraPublicKeys, []),
 });
@@ -274,6 +277,8 @@ export interface Config {
   /** Hostnames this worker answers for; unset = any. */
   hostAllowlist: ReadonlySet<string> | undefined;
   registryWebhooks: string[];
+  /** Origins a card-source document may name as its `originUrl` (multi-agent mode). */
+  documentOrigins: ReadonlySet<string>;
   /** A secret: never logged or echoed. */
   signingKey: PrivateSigningJwk | undefined;
   extraPublicKeys: PublicJwk[];
@@ -286,10 +291,10 @@ export function parseConfig(env: Readonly<Record<string, unknown>>): ParseResult
   const result = ConfigSchema.safeParse(Object.fromEntries(CONFIG_VARIABLES.map((name) => [name, source[name]])));
   if (!result.success) return { ok: false, issues: formatIssues(result.error.issues) };
   const v = result.data;
-  if (v.ADMIN_PATH === "/" || v.ADMIN_PATH === v.RPC_PATH || v.ADMIN_PATH.startsWith("/.well-known/")) {
+  if (v.ADMIN_PATH === "/" || v.ADMIN_PATH === v.RPC_PATH || v.ADMIN_PATH === "/.well-known" || v.ADMIN_PATH.startsWith("/.well-known/")) {
     return { ok: false, issues: [{ path: "ADMIN_PATH", message: "must be its own path, apart from RPC_PATH and /.well-known/" }] };
   }
-  if (v.RPC_PATH.startsWith("/.well-known/")) {
+  if (v.RPC_PATH === "/.well-known" || v.RPC_PATH.startsWith("/.well-known/")) {
     return { ok: false, issues: [{ path: "RPC_PATH", message: "must not be under /.well-known/ (the card paths live there)" }] };
   }
   if (v.CARD_SOURCE === "origin" && !v.ORIGIN_URL && !v.ORIGIN_CARD_URL) {
@@ -321,6 +326,7 @@ export function parseConfig(env: Readonly<Record<string, unknown>>): ParseResult
       adminPath: v.ADMIN_PATH,
       hostAllowlist: v.HOST_ALLOWLIST && v.HOST_ALLOWLIST.length > 0 ? new Set(v.HOST_ALLOWLIST) : undefined,
       registryWebhooks: v.REGISTRY_WEBHOOKS,
+      documentOrigins: new Set(v.DOCUMENT_ORIGINS),
       signingKey: v.CARD_SIGNING_KEY,
       extraPublicKeys: v.CARD_SIGNING_PUBLIC_KEYS,
     },

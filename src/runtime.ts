@@ -12,6 +12,7 @@ import { CardSourceStore } from "./card/store";
 import { OriginCardStore } from "./card/origin-store";
 import { publicizeCard } from "./card/from-origin";
 import { OriginTransport, type FetchLike } from "./proxy/transport";
+import type { KeepAlive } from "./http/body";
 import { strongEtag } from "./http/etag";
 import { issuesToText } from "./validation";
 import { importSigner, type Signer } from "./sign/keys";
@@ -72,11 +73,30 @@ export class Runtime {
   }
 
   /** The card-source document for a public hostname: the origin's card (passthrough mode) or KV/bundled. */
-  source(hostname: string): CardSource | Promise<CardSource> {
-    if (!this.originCards) return this.store.lookup(hostname);
-    const found = this.originCards.lookup();
-    if (found instanceof Promise) return found.then((card) => card?.source ?? this.store.lookup(hostname));
-    return found?.source ?? this.store.lookup(hostname);
+  source(hostname: string, keepAlive?: KeepAlive): CardSource | Promise<CardSource> {
+    if (!this.originCards) return this.store.lookup(hostname, keepAlive);
+    const found = this.originCards.lookup(keepAlive);
+    if (found instanceof Promise) return found.then((card) => card?.source ?? this.store.lookup(hostname, keepAlive));
+    return found?.source ?? this.store.lookup(hostname, keepAlive);
+  }
+
+  readonly #refusedDocumentOrigins = new Set<string>();
+
+  /**
+   * The origin a host's document names, if the operator allows it: a document
+   * is data (KV, admin API), and the origin gets ORIGIN_HEADERS, so only
+   * origins listed in DOCUMENT_ORIGINS are used. Not with a Service Binding.
+   */
+  documentOrigin(document: CardSource, hostname: string): string | undefined {
+    const named = document.originUrl;
+    if (!named) return undefined;
+    const origin = new URL(named).origin;
+    if (!this.origin.hasBinding && this.config.documentOrigins.has(origin)) return named;
+    if (this.#refusedDocumentOrigins.size < 1000 && !this.#refusedDocumentOrigins.has(hostname)) {
+      this.#refusedDocumentOrigins.add(hostname);
+      log("warn", "document_origin_refused", { host: hostname, origin: new URL(named).host, reason: this.origin.hasBinding ? "service_binding" : "not_in_DOCUMENT_ORIGINS" });
+    }
+    return undefined;
   }
 
   /** The card for (source, public base, variant), built and hashed once. */
@@ -118,7 +138,7 @@ export class Runtime {
     const protocolVersions = fromOrigin?.protocolVersions ?? this.config.protocolVersions;
     let card = buildCard(source, { rpcUrl, protocolVersions, skillAllowlist }, variant);
     // The origin's documentation/icon/provider URLs may name its private host.
-    if (fromOrigin) card = publicizeCard(card, this.origin.privateOrigins, base, rpcUrl);
+    if (fromOrigin) card = publicizeCard(card, [...this.origin.privateOrigins, ...fromOrigin.advertisedOrigins], base, rpcUrl);
     // Signed after URL derivation, so the card of every host verifies (§8.4).
     const signer = this.signer();
     if (signer) card = await signCard(card, await signer, joinUrl(base, JWKS_PATH));

@@ -4,7 +4,7 @@
 // the replaced document as the key's previous version, writes it first, and
 // leaves the current document untouched when anything fails.
 import { Hono, type Context } from "hono";
-import { buildCard, CARD_VARIANTS, joinUrl, type CardVariant } from "../card/render";
+import { CARD_VARIANTS, type CardVariant } from "../card/render";
 import { parseCardSourceText, type CardSource } from "../card/source";
 import { DEFAULT_KEY, isDocumentKey } from "../card/store";
 import { errorResponse, HttpError, renderError } from "../errors";
@@ -49,19 +49,19 @@ async function kvWrite(what: string, action: () => Promise<unknown>): Promise<vo
   }
 }
 
-/** The public base the key's card is served under. */
+/** The public base the key's card is served under (PUBLIC_BASE_URL wins, as for requests). */
 function baseFor(c: Context<AdminEnv>, key: string): string {
+  const { config } = c.get("runtime");
+  if (config.publicBaseUrl) return config.publicBaseUrl;
   if (key !== DEFAULT_KEY) return `https://${key}`;
-  return publicBaseUrl(requestTarget(c.req.url), c.req.raw.headers, c.get("runtime").config);
+  return publicBaseUrl(requestTarget(c.req.url), c.req.raw.headers, config);
 }
 
-/** ETags of every variant of the card now served for the key, plus the hybrid card itself. */
+/** ETags of every variant of the card now served from `source`, plus its hybrid card as served (signed). */
 async function describeCard(runtime: Runtime, source: CardSource, base: string) {
   const etags = {} as Record<CardVariant, string>;
   for (const variant of CARD_VARIANTS) etags[variant] = (await runtime.card(source, base, variant)).etag;
-  const { config } = runtime;
-  const card = buildCard(source, { rpcUrl: joinUrl(base, config.rpcPath), protocolVersions: config.protocolVersions, skillAllowlist: config.skillAllowlist }, "hybrid");
-  return { etags, card };
+  return { etags, card: (await runtime.card(source, base, "hybrid")).card };
 }
 
 async function changed(c: Context<AdminEnv>, key: string, action: string, text: string | null): Promise<Response> {
@@ -69,7 +69,8 @@ async function changed(c: Context<AdminEnv>, key: string, action: string, text: 
   const parsed = text === null ? null : parseCardSourceText(text);
   runtime.store.prime(key, text, parsed?.ok ? parsed.value : null);
   const base = baseFor(c, key);
-  const source = await runtime.source(new URL(base).hostname);
+  // The document just written, or (after a delete) what the key now falls back to.
+  const source = parsed?.ok ? parsed.value : await runtime.store.lookup(key);
   const { etags, card } = await describeCard(runtime, source, base);
   log("info", "admin_document_changed", { key, action });
   if (runtime.config.registryWebhooks.length > 0) {
@@ -86,8 +87,8 @@ export function createAdminApp(deps: RuntimeDeps): Hono<AdminEnv> {
     c.set("runtime", runtime);
     const token = runtime.config.adminToken;
     if (!token) throw new HttpError(404, "Not found");
-    const header = c.req.header("authorization") ?? "";
-    const provided = header.startsWith("Bearer ") ? header.slice(7) : "";
+    // The scheme name is case-insensitive (RFC 9110 §11.1).
+    const provided = /^bearer +(.+)$/i.exec(c.req.header("authorization") ?? "")?.[1] ?? "";
     if (!provided || !(await tokenMatches(token, provided))) {
       throw new HttpError(401, "A valid admin bearer token is required", { "www-authenticate": 'Bearer realm="agent-card-edge admin"' });
     }
@@ -146,7 +147,14 @@ export function createAdminApp(deps: RuntimeDeps): Hono<AdminEnv> {
     const [previous, current] = await Promise.all([kv.get(`${PREVIOUS_PREFIX}${key}`), kv.get(key)]);
     if (previous === null) throw new HttpError(404, `No previous version is stored for ${key}`);
     await kvWrite("document", () => kv.put(key, previous));
-    await kvWrite("previous", () => (current === null ? kv.delete(`${PREVIOUS_PREFIX}${key}`) : kv.put(`${PREVIOUS_PREFIX}${key}`, current)));
+    try {
+      await (current === null ? kv.delete(`${PREVIOUS_PREFIX}${key}`) : kv.put(`${PREVIOUS_PREFIX}${key}`, current));
+    } catch (error) {
+      // Undo the first write so that nothing is lost: the rollback did not happen.
+      log("error", "admin_write_failed", { what: "previous", error: (error as Error).name });
+      await kvWrite("undo", () => (current === null ? kv.delete(key) : kv.put(key, current)));
+      throw new HttpError(503, "The KV write failed; the current document is unchanged");
+    }
     return changed(c, key, "rollback", previous);
   });
 

@@ -30,10 +30,13 @@ function interfaceUrls(card: JsonObject): string[] {
   );
 }
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 function replaceOrigins(value: unknown, privateOrigins: readonly string[], publicBase: string): unknown {
   if (typeof value === "string") {
     let out = value;
-    for (const origin of privateOrigins) if (out.includes(origin)) out = out.split(origin).join(publicBase);
+    // Scheme and host are case-insensitive (RFC 3986 §6.2.2.1): HTTP://Origin.Internal is the same origin.
+    for (const origin of privateOrigins) out = out.replace(new RegExp(escapeRegExp(origin), "gi"), publicBase);
     return out;
   }
   if (Array.isArray(value)) return value.map((v) => replaceOrigins(v, privateOrigins, publicBase));
@@ -111,6 +114,8 @@ export interface OriginCardSource {
   source: CardSource;
   /** `Major.Minor` of the origin's JSON-RPC interfaces, preferred first. */
   protocolVersions: string[];
+  /** Origins the origin's card advertised for itself: private, never published. */
+  advertisedOrigins: string[];
 }
 
 /** Reads a 1.0, 0.3 or hybrid card into a card-source document, validated by the same schema. */
@@ -168,5 +173,5 @@ export function sourceFromCard(value: unknown): ParseResult<OriginCardSource> {
     .filter((i) => i?.protocolBinding === BINDING && typeof i.protocolVersion === "string" && /^\d+\.\d+$/.test(i.protocolVersion))
     .map((i) => i!.protocolVersion as string);
   const protocolVersions = versions.length > 0 ? [...new Set(versions)] : ["0.3"];
-  return { ok: true, value: { source: parsed.value, protocolVersions } };
+  return { ok: true, value: { source: parsed.value, protocolVersions, advertisedOrigins: originsOf(interfaceUrls(card)) } };
 }

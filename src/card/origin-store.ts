@@ -4,6 +4,7 @@
 // origin cannot answer, the last good card is served; with none yet, the caller
 // falls back to the card-source documents. The origin's URLs never reach a
 // client: the worker rebuilds every variant with public URLs.
+import { readCapped, type KeepAlive } from "../http/body";
 import { log } from "../log";
 import type { OriginTransport } from "../proxy/transport";
 import { issuesToText } from "../validation";
@@ -32,11 +33,18 @@ export class OriginCardStore {
     private readonly now: () => number = () => Date.now(),
   ) {}
 
-  /** The origin's card as a card-source document; null while none could be read yet. */
-  lookup(): OriginCardSource | null | Promise<OriginCardSource | null> {
+  /**
+   * The origin's card as a card-source document; null while none could be read
+   * yet. Once a card is held it is answered at once, and a stale one is
+   * revalidated in the background (no request waits on the origin).
+   */
+  lookup(keepAlive?: KeepAlive): OriginCardSource | null | Promise<OriginCardSource | null> {
     if (this.now() < this.#freshUntil) return this.#held?.card ?? null;
-    this.#refreshing ??= this.#refresh().finally(() => (this.#refreshing = null));
-    return this.#refreshing;
+    if (!this.#refreshing) {
+      this.#refreshing = this.#refresh().finally(() => (this.#refreshing = null));
+      keepAlive?.(this.#refreshing);
+    }
+    return this.#held ? this.#held.card : this.#refreshing;
   }
 
   /** Set for documents that came from the origin (their URLs need publicizing). */
@@ -56,14 +64,15 @@ export class OriginCardStore {
         void response.body?.cancel();
         return this.#keep();
       }
-      const text = response.ok ? await response.text() : "";
-      if (!response.ok || text.length > MAX_CARD_BYTES) {
+      const bytes = response.ok ? await readCapped(response.body, MAX_CARD_BYTES) : null;
+      if (bytes === null) {
+        if (!response.ok) void response.body?.cancel();
         log("warn", "origin_card_unavailable", { origin, status: response.status });
         return this.#stale();
       }
       let value: unknown;
       try {
-        value = JSON.parse(text);
+        value = JSON.parse(new TextDecoder().decode(bytes));
       } catch {
         log("warn", "origin_card_invalid", { origin, issues: "not valid JSON" });
         return this.#stale();

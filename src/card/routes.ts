@@ -1,6 +1,7 @@
 // GET/HEAD/OPTIONS on the two well-known card paths, and the human view of the
 // same card (GET /, or a card path asked for with Accept: text/html).
 import { errorResponse } from "../errors";
+import type { KeepAlive } from "../http/body";
 import { ifNoneMatchHits } from "../http/etag";
 import { publicBaseUrl } from "../http/public-base";
 import { searchParam, type RequestTarget } from "../http/request-url";
@@ -15,12 +16,12 @@ type Later<T> = T | Promise<T>;
 const then = <T, U>(value: Later<T>, fn: (v: T) => Later<U>): Later<U> => (value instanceof Promise ? value.then(fn) : fn(value));
 
 /** The card for this request's public host, or a 404 for a host outside HOST_ALLOWLIST. */
-function cardFor(request: Request, url: RequestTarget, runtime: Runtime, variant: CardVariant): Response | Later<{ built: BuiltCard; base: string }> {
+function cardFor(request: Request, url: RequestTarget, runtime: Runtime, variant: CardVariant, keepAlive?: KeepAlive): Response | Later<{ built: BuiltCard; base: string }> {
   const base = publicBaseUrl(url, request.headers, runtime.config);
   const hostname = base === url.origin ? url.hostname : new URL(base).hostname;
   // Multi-agent mode with an allowlist: an unknown host gets no agent at all.
   if (runtime.config.hostAllowlist && !runtime.config.hostAllowlist.has(hostname)) return errorResponse(404, "Not found");
-  return then(runtime.source(hostname), (source: CardSource) => then(runtime.card(source, base, variant), (built) => ({ built, base })));
+  return then(runtime.source(hostname, keepAlive), (source: CardSource) => then(runtime.card(source, base, variant), (built) => ({ built, base })));
 }
 
 /** Browsers navigating to the card get the page; API clients (application/json, * / *) the JSON. */
@@ -33,10 +34,10 @@ function wantsHtml(request: Request): boolean {
  * holds the document and the built card (the steady state), so the hot path
  * allocates one Response and awaits nothing.
  */
-export function cardResponse(request: Request, url: RequestTarget, runtime: Runtime): Later<Response> {
-  if (wantsHtml(request)) return pageResponse(request, url, runtime);
+export function cardResponse(request: Request, url: RequestTarget, runtime: Runtime, keepAlive?: KeepAlive): Later<Response> {
+  if (wantsHtml(request)) return pageResponse(request, url, runtime, keepAlive);
   const requested = request.headers.get("a2a-version") ?? searchParam(url, "A2A-Version");
-  const found = cardFor(request, url, runtime, negotiateVariant(url.pathname, requested, runtime.config.cardCompat));
+  const found = cardFor(request, url, runtime, negotiateVariant(url.pathname, requested, runtime.config.cardCompat), keepAlive);
   if (found instanceof Response) return found;
   return then(found, ({ built }) => {
     if (ifNoneMatchHits(request.headers.get("if-none-match"), built.etag)) {
@@ -47,8 +48,8 @@ export function cardResponse(request: Request, url: RequestTarget, runtime: Runt
 }
 
 /** The human view, rendered from the strict 1.0 card (signatures included). */
-export function pageResponse(request: Request, url: RequestTarget, runtime: Runtime): Later<Response> {
-  const found = cardFor(request, url, runtime, "v1");
+export function pageResponse(request: Request, url: RequestTarget, runtime: Runtime, keepAlive?: KeepAlive): Later<Response> {
+  const found = cardFor(request, url, runtime, "v1", keepAlive);
   if (found instanceof Response) return found;
   return then(found, ({ built, base }) => renderCardPage(built, `${base}${CARD_PATH}`, runtime.config.cardMaxAge));
 }

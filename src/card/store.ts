@@ -4,6 +4,7 @@
 // read and the next source is used. KV reads use `cacheTtl` (edge cache), and
 // each key's parsed result is kept in the isolate for the same TTL, so a hot
 // isolate serves the card without any KV call.
+import type { KeepAlive } from "../http/body";
 import { log } from "../log";
 import { issuesToText } from "../validation";
 import { parseCardSourceText, type CardSource } from "./source";
@@ -43,11 +44,11 @@ export class CardSourceStore {
   ) {}
 
   /** Synchronous when the isolate already holds fresh answers (the hot path). */
-  lookup(hostname: string): CardSource | Promise<CardSource> {
+  lookup(hostname: string, keepAlive?: KeepAlive): CardSource | Promise<CardSource> {
     if (!this.kv) return this.bundled();
     const now = this.now();
-    const own = this.#read(hostname, now);
-    const fallback = this.#read(DEFAULT_KEY, now);
+    const own = this.#read(hostname, now, keepAlive);
+    const fallback = this.#read(DEFAULT_KEY, now, keepAlive);
     if (own instanceof Promise || fallback instanceof Promise) {
       return Promise.all([own, fallback]).then(([o, f]) => o ?? f ?? this.bundled());
     }
@@ -61,18 +62,19 @@ export class CardSourceStore {
     this.#cache.set(key, { expiresAt: this.now() + this.ttlSeconds * 1000, entry: Promise.resolve(settled), settled });
   }
 
-  #read(key: string, now: number): CardSource | null | Promise<CardSource | null> {
+  #read(key: string, now: number, keepAlive: KeepAlive | undefined): CardSource | null | Promise<CardSource | null> {
     const cached = this.#cache.get(key);
     if (cached && cached.expiresAt > now) return cached.settled ? cached.settled.source : cached.entry.then((e) => e.source);
-    const slot: Cached = { expiresAt: now + this.ttlSeconds * 1000, entry: this.#fetch(key, cached?.entry) };
+    const slot: Cached = { expiresAt: now + this.ttlSeconds * 1000, entry: this.#fetch(key, cached?.settled) };
     slot.entry.then((settled) => (slot.settled = settled));
+    keepAlive?.(slot.entry);
     this.#cache.delete(key);
     this.#cache.set(key, slot);
     if (this.#cache.size > MAX_CACHED_KEYS) this.#cache.delete(this.#cache.keys().next().value!);
     return slot.entry.then((e) => e.source);
   }
 
-  async #fetch(key: string, previous: Promise<KvDocument> | undefined): Promise<KvDocument> {
+  async #fetch(key: string, last: KvDocument | undefined): Promise<KvDocument> {
     let text: string | null;
     try {
       text = await this.kv!.get(key, { type: "text", cacheTtl: this.ttlSeconds });
@@ -82,7 +84,6 @@ export class CardSourceStore {
     }
     if (text === null) return { text, source: null };
     // Same bytes as last time: keep the same object so the built cards stay memoized.
-    const last = previous && (await previous);
     if (last && last.text === text) return last;
     const parsed = parseCardSourceText(text);
     if (!parsed.ok) {

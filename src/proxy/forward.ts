@@ -5,6 +5,7 @@
 import { joinUrl } from "../card/render";
 import { originsOf, publicizeCard } from "../card/from-origin";
 import { errorResponse } from "../errors";
+import { readCapped, type KeepAlive } from "../http/body";
 import { publicBaseUrl } from "../http/public-base";
 import type { RequestTarget } from "../http/request-url";
 import { log } from "../log";
@@ -33,32 +34,7 @@ function isEventStream(contentType: string | null): boolean {
   return contentType?.split(";")[0]?.trim().toLowerCase() === "text/event-stream";
 }
 
-/** Reads at most `limit` bytes; null when the body is larger. */
-async function readCapped(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array | null> {
-  if (body === null) return new Uint8Array(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
-}
-
-export async function proxyRpc(request: Request, target: RequestTarget, runtime: Runtime, where: RequestLocation): Promise<Response> {
+export async function proxyRpc(request: Request, target: RequestTarget, runtime: Runtime, where: RequestLocation, keepAlive?: KeepAlive): Promise<Response> {
   const { config } = runtime;
   const cors = rpcCorsHeaders(request.headers.get("origin"), config);
 
@@ -83,10 +59,10 @@ export async function proxyRpc(request: Request, target: RequestTarget, runtime:
   const base = publicBaseUrl(target, request.headers, config);
   const publicUrl = new URL(base);
   if (config.hostAllowlist && !config.hostAllowlist.has(publicUrl.hostname)) return errorResponse(404, "Not found");
-  // Multi-agent mode: the host's document may name its own origin.
-  const document = await runtime.source(publicUrl.hostname);
-  const candidates = document.originUrl ? [document.originUrl] : runtime.origin.candidates(where);
-  const privateOrigins = document.originUrl ? [...runtime.origin.privateOrigins, ...originsOf([document.originUrl])] : runtime.origin.privateOrigins;
+  // Multi-agent mode: the host's document may name its own origin, if the operator allows it.
+  const named = runtime.documentOrigin(await runtime.store.lookup(publicUrl.hostname, keepAlive), publicUrl.hostname);
+  const candidates = named ? [named] : runtime.origin.candidates(where);
+  const privateOrigins = named ? [...runtime.origin.privateOrigins, ...originsOf([named])] : runtime.origin.privateOrigins;
   if (candidates.length === 0) {
     log("error", "origin_failed", { kind: "not_configured", method: rpc.method });
     return envelope(503, rpc.id, rpcError("INTERNAL_ERROR", "no origin agent is configured", "ORIGIN_NOT_CONFIGURED"), cors);
@@ -181,21 +157,27 @@ export async function proxyRpc(request: Request, target: RequestTarget, runtime:
 function endStreamCleanly(origin: ReadableStream<Uint8Array>, id: RpcId, onBreak: () => void): ReadableStream<Uint8Array> {
   const reader = origin.getReader();
   const encoder = new TextEncoder();
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
-        const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
+        chunk = await reader.read();
       } catch {
+        if (cancelled) return; // the client left: not an origin fault
         onBreak();
         const error = rpcError("INTERNAL_ERROR", "origin agent stream ended abruptly", "ORIGIN_STREAM_BROKEN");
         // A blank line first ends any event the origin left half-written.
         controller.enqueue(encoder.encode(`\n\nevent: error\ndata: ${rpcErrorBody(id, error)}\n\n`));
         controller.close();
+        return;
       }
+      if (cancelled) return;
+      if (chunk.done) controller.close();
+      else controller.enqueue(chunk.value);
     },
     cancel(reason) {
+      cancelled = true;
       return reader.cancel(reason);
     },
   });

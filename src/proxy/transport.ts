@@ -21,6 +21,10 @@ export class OriginTransport {
     this.privateOrigins = originsOf(configuredOriginUrls(config));
   }
 
+  get hasBinding(): boolean {
+    return this.binding !== undefined;
+  }
+
   candidates(where: RequestLocation): string[] {
     if (this.binding) return [this.config.originUrl ?? BINDING_URL];
     return originCandidates(this.config, where);

@@ -52,6 +52,7 @@ describe("admin API", () => {
     }
     expect(equal).toHaveBeenCalled();
     expect((await call("https://a.example.com/_admin/hosts")).status).toBe(200);
+    expect((await call("https://a.example.com/_admin/hosts", {}, `bearer ${TOKEN}`)).status).toBe(200); // RFC 9110 §11.1
   });
 
   it("PUT validates, writes, answers with the new card's ETag, and the card changes at once", async () => {
@@ -126,6 +127,37 @@ describe("admin API", () => {
     expect(await cardName(call, h)).toBe("Intact");
   });
 
+  it("undoes a rollback whose second write fails, so nothing is lost", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const h = host("undo");
+    await kv.put(h, JSON.stringify({ name: "Current" }));
+    await kv.put(`previous:${h}`, JSON.stringify({ name: "Previous" }));
+    const flaky = {
+      get: (k: string, o?: never) => kv.get(k, o),
+      put: (k: string, v: string) => (k === `previous:${h}` ? Promise.reject(new Error("KV unavailable")) : kv.put(k, v)),
+      delete: (k: string) => kv.delete(k),
+      list: () => kv.list(),
+    } as unknown as KVNamespace;
+    const call = worker({ SKILLS: flaky });
+    expect((await call(`https://x.example.com/_admin/documents/${h}/rollback`, { method: "POST" })).status).toBe(503);
+    expect(JSON.parse((await kv.get(h))!)).toEqual({ name: "Current" });
+    expect(JSON.parse((await kv.get(`previous:${h}`))!)).toEqual({ name: "Previous" });
+  });
+
+  it("describes the document it wrote, not the requesting host's", async () => {
+    const call = worker();
+    const own = host("own");
+    await call(`https://x.example.com/_admin/documents/${own}`, put({ name: "Own" }));
+    // PUT default through a host that has its own document: the ETags are of the default card.
+    const response = await call(`https://${own}/_admin/documents/default`, put({ name: "New Default" }));
+    used.push("default");
+    const { etags } = (await response.json()) as { etags: Record<string, string> };
+    const served = await call(`https://${own}${CARD}`, {}, null);
+    expect(((await served.json()) as { name: string }).name).toBe("Own");
+    expect(etags.hybrid).not.toBe(served.headers.get("etag"));
+  });
+
   it("lists the configured hosts and the allowlist", async () => {
     const call = worker({ HOST_ALLOWLIST: "b.example.com,a.example.com" });
     const h = host("listed");
@@ -164,9 +196,9 @@ describe("many agents on one worker", () => {
     expect((await call("https://other.example.com/", rpc, null)).status).toBe(404);
   });
 
-  it("sends a host's RPC to the origin its document names", async () => {
+  it("sends a host's RPC to the origin its document names, when DOCUMENT_ORIGINS lists it", async () => {
     const origin = fakeOrigin(() => Response.json({ jsonrpc: "2.0", id: 1, result: {} }));
-    const call = worker({ ORIGIN_URL: "http://10.0.0.1/" }, origin);
+    const call = worker({ ORIGIN_URL: "http://10.0.0.1/", DOCUMENT_ORIGINS: "http://10.0.0.2:7000" }, origin);
     const a = host("agent-a");
     await call(`https://x.example.com/_admin/documents/${a}`, put({ name: "A", originUrl: "http://10.0.0.2:7000/a2a" }));
     const rpc = { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"GetTask"}' };
@@ -175,5 +207,19 @@ describe("many agents on one worker", () => {
     expect(origin.requests.map((r) => r.url)).toEqual(["http://10.0.0.2:7000/a2a", "http://10.0.0.1/"]);
     // The document's origin never appears in its card.
     expect(await (await call(`https://${a}${CARD}`, {}, null)).text()).not.toContain("10.0.0.2");
+  });
+
+  it("ignores (and logs once) a document origin outside DOCUMENT_ORIGINS: a document cannot steal ORIGIN_HEADERS", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const origin = fakeOrigin(() => Response.json({ jsonrpc: "2.0", id: 1, result: {} }));
+    const call = worker({ ORIGIN_URL: "http://10.0.0.1/", ORIGIN_HEADERS: '{"Authorization":"Bearer origin-only"}' }, origin);
+    const h = host("thief");
+    await call(`https://x.example.com/_admin/documents/${h}`, put({ name: "Thief", originUrl: "https://attacker.example/" }));
+    const rpc = { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"GetTask"}' };
+    await call(`https://${h}/`, rpc, null);
+    await call(`https://${h}/`, rpc, null);
+    expect(origin.requests.map((r) => new URL(r.url).host)).toEqual(["10.0.0.1", "10.0.0.1"]);
+    const refused = warn.mock.calls.map((c) => JSON.parse(c[0] as string)).filter((l) => l.event === "document_origin_refused");
+    expect(refused).toEqual([expect.objectContaining({ host: h, origin: "attacker.example" })]);
   });
 });

@@ -29,6 +29,7 @@ describe("parseConfig", () => {
         adminPath: "/_admin",
         hostAllowlist: undefined,
         registryWebhooks: [],
+        documentOrigins: new Set(),
         signingKey: undefined,
         extraPublicKeys: [],
       },
@@ -82,6 +83,8 @@ describe("parseConfig", () => {
     ["ORIGIN_HEADERS", "Bearer abc"],
     ["ORIGIN_HEADERS", '{"Bad Header":"x"}'],
     ["ORIGIN_HEADERS", '{"X":"a\\r\\nInjected: 1"}'],
+    ["ADMIN_PATH", "/.well-known"],
+    ["RPC_PATH", "/.well-known"],
     ["ORIGIN_REGIONS", '{"europe":"https://x/"}'],
     ["ORIGIN_REGIONS", '{"EU":[]}'],
     ["ORIGIN_TIMEOUT_MS", "0"],
@@ -99,6 +102,10 @@ describe("parseConfig", () => {
     const secret = "Bearer super-secret-value-xyz";
     const parsed = parseConfig({ ORIGIN_HEADERS: secret, ADMIN_TOKEN: secret });
     expect(JSON.stringify(parsed)).not.toContain("super-secret");
+    // A credential pasted where a header name belongs is not echoed either.
+    const pasted = parseConfig({ ORIGIN_HEADERS: JSON.stringify({ "Authorization: Bearer sk_live_abc123": "" }) });
+    expect(JSON.stringify(pasted)).not.toContain("sk_live");
+    expect(JSON.stringify(pasted)).toContain("entry 1");
   });
 
   it("never throws, whatever the env holds", () => {

@@ -117,6 +117,30 @@ describe("passthrough card mode", () => {
     vi.useRealTimers();
   });
 
+  it("answers from the held card at once while the origin revalidates, even if it hangs", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    let hang = false;
+    const origin = cardOrigin((req) => (hang ? new Promise<Response>((_r, reject) => req.signal.addEventListener("abort", () => reject(new Error("aborted")))) : Response.json(originCard)));
+    const workerEnv = env({ ORIGIN_CARD_TTL: "5", ORIGIN_TIMEOUT_MS: "60000" });
+    const worker = createWorker({ fetch: origin.fetch });
+    const get = async () => (await (await worker.fetch!(new Request(`https://agents.example.com${CARD}`) as any, workerEnv, { waitUntil() {}, passThroughOnException() {}, props: {} } as any)).json()) as any;
+    expect((await get()).name).toBe("Private Origin Agent");
+    hang = true;
+    vi.advanceTimersByTime(6_000);
+    expect((await get()).name).toBe("Private Origin Agent"); // did not wait for the hanging origin
+    expect(origin.requests).toHaveLength(2);
+    vi.useRealTimers();
+  });
+
+  it("never publishes the address the origin advertises for itself", async () => {
+    const advertised = { ...originCard, supportedInterfaces: [{ url: "http://agent.svc.cluster.local:8080/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }], documentationUrl: "HTTP://Agent.SVC.cluster.local:8080/docs", iconUrl: "http://agent.svc.cluster.local:8080/icon.png" };
+    const origin = cardOrigin(() => Response.json(advertised));
+    for (const headers of [{ "A2A-Version": "1.0" }, {}, { accept: "text/html" }] as Record<string, string>[]) {
+      const text = await (await callVia(origin, `https://agents.example.com${CARD}`, { headers }, env())).text();
+      expect(text.toLowerCase()).not.toContain("cluster.local");
+    }
+  });
+
   it("refuses CARD_SOURCE=origin without an origin", async () => {
     const response = await callVia(cardOrigin(() => Response.json({})), `https://agents.example.com${CARD}`, {}, makeEnv({ CARD_SOURCE: "origin" }));
     expect(response.status).toBe(500);

@@ -237,9 +237,12 @@ describe("streaming", () => {
     expect(new TextDecoder().decode((await reader.read()).value)).toBe(first);
     push("data: 2\n\n");
     expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: 2\n\n");
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     await reader.cancel();
     await new Promise((r) => setTimeout(r, 10));
     expect(canceled).toBe(true);
+    // A client leaving is not an origin fault.
+    expect(errors).not.toHaveBeenCalled();
     void end;
   });
 
