@@ -2,25 +2,18 @@
 // KV) against a trivial worker that returns the same bytes as a static JSON
 // response, both in workerd via Miniflare, same autocannon load, side by side.
 // Goal: ratio >= 0.9, bundle gzip <= 64 KiB.
-import { dirname } from "node:path";
-import { buildBundle, CONNECTIONS, DURATION_S, load, LOAD_TOOL, printTable, ROUNDS, serve, sideBySide, wranglerVars } from "./lib";
+import { buildBundle, CONNECTIONS, DURATION_S, load, LOAD_TOOL, printTable, ROUNDS, serve, serveBundle, sideBySide } from "./lib";
 
 const CARD_PATH = "/.well-known/agent-card.json";
 const bundle = buildBundle();
-const worker = await serve({ modules: true, scriptPath: bundle.path, modulesRoot: dirname(bundle.path), kvNamespaces: ["SKILLS"], bindings: wranglerVars() });
+const worker = await serveBundle(bundle);
 const cardUrl = new URL(CARD_PATH, worker.url).href;
 const body = await (await fetch(cardUrl)).text();
 
 // The same bundle with a card signing key (ES256): signatures are computed once and memoized.
 const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
 const signingKey = JSON.stringify({ ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey), kid: "bench" });
-const signedWorker = await serve({
-  modules: true,
-  scriptPath: bundle.path,
-  modulesRoot: dirname(bundle.path),
-  kvNamespaces: ["SKILLS"],
-  bindings: { ...wranglerVars(), CARD_SIGNING_KEY: signingKey },
-});
+const signedWorker = await serveBundle(bundle, { CARD_SIGNING_KEY: signingKey });
 const signedUrl = new URL(CARD_PATH, signedWorker.url).href;
 const signedBody = await (await fetch(signedUrl)).text();
 if (!JSON.parse(signedBody).signatures) throw new Error("the signed worker served an unsigned card");

@@ -3,7 +3,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { Miniflare, type MiniflareOptions } from "miniflare";
@@ -48,6 +48,17 @@ export async function serve(options: MiniflareOptions): Promise<{ url: URL; mf: 
   await mf.ready;
   const url = await mf.unsafeGetDirectURL();
   return { url, mf, stop: () => mf.dispose() };
+}
+
+/** The built bundle as deployed: wrangler.toml [vars] plus `bindings`, an empty SKILLS namespace. */
+export function serveBundle(bundle: { path: string }, bindings: Record<string, string> = {}) {
+  return serve({
+    modules: true,
+    scriptPath: bundle.path,
+    modulesRoot: dirname(bundle.path),
+    kvNamespaces: ["SKILLS"],
+    bindings: { ...wranglerVars(), ...bindings },
+  });
 }
 
 export interface Load {

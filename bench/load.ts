@@ -10,9 +10,9 @@
 // (RSS sampled every second). Exits 1 on any unexpected outcome or 5xx.
 import { readdirSync, readFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { freePort, start, waitForHttp } from "../test/support/processes";
-import { buildBundle, ROOT, serve, wranglerVars } from "./lib";
+import { buildBundle, ROOT, serveBundle } from "./lib";
 
 const DURATION_S = Number(process.env.LOAD_DURATION ?? 30);
 const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY ?? 16);
@@ -26,13 +26,7 @@ await waitForHttp(originUrl, origin);
 const bundle = buildBundle();
 const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
 const signingKey = JSON.stringify({ ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey), kid: "load" });
-const worker = await serve({
-  modules: true,
-  scriptPath: bundle.path,
-  modulesRoot: dirname(bundle.path),
-  kvNamespaces: ["SKILLS"],
-  bindings: { ...wranglerVars(), ORIGIN_URL: originUrl, CARD_SIGNING_KEY: signingKey, MAX_BODY_BYTES: "65536" },
-});
+const worker = await serveBundle(bundle, { ORIGIN_URL: originUrl, CARD_SIGNING_KEY: signingKey, MAX_BODY_BYTES: "65536" });
 await (await worker.mf.getKVNamespace("SKILLS")).put("agents-b.example.com", JSON.stringify({ name: "Agent B", skills: [{ name: "Echo", tags: ["echo"] }] }));
 const port = Number(worker.url.port);
 

@@ -6,9 +6,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { dirname } from "node:path";
 import { startOriginAgent } from "../test/support/origin-agent";
-import { buildBundle, DURATION_S, load, LOAD_TOOL, printTable, ROUNDS, serve, sideBySide, wranglerVars } from "./lib";
+import { buildBundle, DURATION_S, load, LOAD_TOOL, printTable, ROUNDS, serveBundle, sideBySide } from "./lib";
 
 const FIRST_EVENT_SAMPLES = Number(process.env.BENCH_SSE_SAMPLES ?? 200);
 // Latency is compared below the origin's saturation point (it is one Node process).
@@ -17,13 +16,7 @@ const PROXY_CONNECTIONS = Number(process.env.BENCH_PROXY_CONNECTIONS ?? 4);
 // No pause between the agent's events: SendMessage answers as fast as the origin can.
 const origin = await startOriginAgent({ streamDelayMs: 0 });
 const bundle = buildBundle();
-const worker = await serve({
-  modules: true,
-  scriptPath: bundle.path,
-  modulesRoot: dirname(bundle.path),
-  kvNamespaces: ["SKILLS"],
-  bindings: { ...wranglerVars(), ORIGIN_URL: origin.url },
-});
+const worker = await serveBundle(bundle, { ORIGIN_URL: origin.url });
 const proxied = worker.url.href;
 const direct = origin.url;
 
@@ -37,13 +30,7 @@ const minimal = createServer((req, res) => {
 });
 await new Promise<void>((resolve) => minimal.listen(0, "127.0.0.1", resolve));
 const minimalUrl = `http://127.0.0.1:${(minimal.address() as AddressInfo).port}/`;
-const minimalWorker = await serve({
-  modules: true,
-  scriptPath: bundle.path,
-  modulesRoot: dirname(bundle.path),
-  kvNamespaces: ["SKILLS"],
-  bindings: { ...wranglerVars(), ORIGIN_URL: minimalUrl },
-});
+const minimalWorker = await serveBundle(bundle, { ORIGIN_URL: minimalUrl });
 
 const headers = { "content-type": "application/json", "a2a-version": "1.0" };
 const sendBody = (method: string) =>

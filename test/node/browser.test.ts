@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, ROOT, start, waitForHttp, type Started } from "../support/processes";
+import { ROOT, startWranglerDev, type Started } from "../support/processes";
 
 const CHROMIUM = "/usr/bin/chromium";
 const available = existsSync(CHROMIUM);
@@ -18,10 +18,7 @@ describe.skipIf(!available)("the card page in chromium", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    dev = start("node_modules/.bin/wrangler", ["dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort())]);
-    await waitForHttp(`${base}/.well-known/agent-card.json`, dev);
+    ({ dev, base } = await startWranglerDev());
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],

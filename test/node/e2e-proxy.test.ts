@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SendMessageRequest, TaskState, type StreamResponse } from "@a2a-js/sdk";
 import { ClientFactory, type Client } from "@a2a-js/sdk/client";
 import { messageText, ORIGIN_AGENT_NAME, startOriginAgent, type OriginAgent } from "../support/origin-agent";
-import { freePort, start, waitForHttp, type Started } from "../support/processes";
+import { startWranglerDev, type Started } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 
 const ORIGIN_CREDENTIAL = "Bearer e2e-origin-credential-7f3a";
@@ -20,14 +20,8 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}):
   return fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
 }
 
-async function startWorker(vars: Record<string, string>): Promise<{ dev: Started; base: string }> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort())];
-  for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
-  const dev = start("node_modules/.bin/wrangler", args);
-  await waitForHttp(`${base}/.well-known/agent-card.json`, dev);
-  return { dev, base };
+function startWorker(vars: Record<string, string>): Promise<{ dev: Started; base: string }> {
+  return startWranglerDev(Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]));
 }
 
 describe("the SDK client through the worker to the origin agent", () => {

@@ -2,7 +2,7 @@
 // worker under `wrangler dev` in front of it.
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, start, waitForHttp, type Started } from "../support/processes";
+import { freePort, start, startWranglerDev, waitForHttp, type Started } from "../support/processes";
 
 let origin: Started;
 let originUrl: string;
@@ -22,13 +22,7 @@ const call = (method: string, id: unknown = `id-${method}`) =>
 
 beforeAll(async () => {
   await startOrigin();
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  dev = start("node_modules/.bin/wrangler", [
-    "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()),
-    "--var", `ORIGIN_URL:${originUrl}`, "--var", `ORIGIN_TIMEOUT_MS:${TIMEOUT_MS}`,
-  ]);
-  await waitForHttp(`${base}/.well-known/agent-card.json`, dev);
+  ({ dev, base } = await startWranglerDev(["--var", `ORIGIN_URL:${originUrl}`, "--var", `ORIGIN_TIMEOUT_MS:${TIMEOUT_MS}`]));
 });
 afterAll(async () => {
   await dev?.stop();

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, run, start, waitForHttp, type Started } from "../support/processes";
+import { run, startWranglerDev, type Started } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 
 describe("wrangler kv key put + wrangler dev", () => {
@@ -21,10 +21,7 @@ describe("wrangler kv key put + wrangler dev", () => {
       const put = await run("node_modules/.bin/wrangler", ["kv", "key", "put", key!, "--path", path!, "--binding", "SKILLS", "--local", "--persist-to", persist]);
       expect(put.code, put.stdout + put.stderr).toBe(0);
     }
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    dev = start("node_modules/.bin/wrangler", ["dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()), "--persist-to", persist]);
-    await waitForHttp(`${base}/.well-known/agent-card.json`, dev);
+    ({ dev, base } = await startWranglerDev(["--persist-to", persist]));
   });
   afterAll(() => dev?.stop());
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import bundled from "../../skills.json";
-import { freePort, run, start, waitForHttp, type Started } from "../support/processes";
+import { run, startWranglerDev, type Started } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 
 describe("npm run build", () => {
@@ -30,10 +30,7 @@ describe("npm run dev", () => {
   let dev: Started;
   let base: string;
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    dev = start("node_modules/.bin/wrangler", ["dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort())]);
-    await waitForHttp(`${base}/.well-known/agent-card.json`, dev);
+    ({ dev, base } = await startWranglerDev());
   });
   afterAll(() => dev?.stop());
 

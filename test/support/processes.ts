@@ -83,3 +83,12 @@ export function run(command: string, args: string[], env: Record<string, string>
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
+
+/** `wrangler dev` on 127.0.0.1 and a free port, ready (the card answers); extra args appended. */
+export async function startWranglerDev(extra: string[] = []): Promise<{ dev: Started; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const dev = start("node_modules/.bin/wrangler", ["dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()), ...extra]);
+  await waitForHttp(`${base}/.well-known/agent-card.json`, dev);
+  return { dev, base };
+}
