@@ -29,9 +29,11 @@ async function tokenMatches(expected: string, provided: string): Promise<boolean
   return crypto.subtle.timingSafeEqual(a, b);
 }
 
-function documentKey(raw: string): string {
+function documentKey(raw: string, runtime: Runtime): string {
   const key = raw.toLowerCase();
   if (!isDocumentKey(key)) throw new HttpError(400, 'The key must be "default" or a hostname such as agents.example.com');
+  const allowlist = runtime.config.hostAllowlist;
+  if (allowlist && key !== DEFAULT_KEY && !allowlist.has(key)) throw new HttpError(400, "The hostname is not in HOST_ALLOWLIST");
   return key;
 }
 
@@ -110,14 +112,14 @@ export function createAdminApp(deps: RuntimeDeps): Hono<AdminEnv> {
   });
 
   admin.get("/documents/:key", async (c) => {
-    const key = documentKey(c.req.param("key"));
+    const key = documentKey(c.req.param("key"), c.get("runtime"));
     const text = await kvOf(c.get("runtime")).get(key);
     if (text === null) throw new HttpError(404, `No document is stored for ${key}`);
     return new Response(text, { headers: { "content-type": "application/json" } });
   });
 
   admin.put("/documents/:key", async (c) => {
-    const key = documentKey(c.req.param("key"));
+    const key = documentKey(c.req.param("key"), c.get("runtime"));
     const kv = kvOf(c.get("runtime"));
     if (Number(c.req.header("content-length") ?? 0) > MAX_DOCUMENT_BYTES) throw new HttpError(413, "The document is larger than 1 MiB");
     const text = await c.req.text();
@@ -131,7 +133,7 @@ export function createAdminApp(deps: RuntimeDeps): Hono<AdminEnv> {
   });
 
   admin.delete("/documents/:key", async (c) => {
-    const key = documentKey(c.req.param("key"));
+    const key = documentKey(c.req.param("key"), c.get("runtime"));
     const kv = kvOf(c.get("runtime"));
     const current = await kv.get(key);
     if (current === null) throw new HttpError(404, `No document is stored for ${key}`);
@@ -142,7 +144,7 @@ export function createAdminApp(deps: RuntimeDeps): Hono<AdminEnv> {
 
   /** Restores the previous version; the replaced one becomes the previous (a second rollback redoes). */
   admin.post("/documents/:key/rollback", async (c) => {
-    const key = documentKey(c.req.param("key"));
+    const key = documentKey(c.req.param("key"), c.get("runtime"));
     const kv = kvOf(c.get("runtime"));
     const [previous, current] = await Promise.all([kv.get(`${PREVIOUS_PREFIX}${key}`), kv.get(key)]);
     if (previous === null) throw new HttpError(404, `No previous version is stored for ${key}`);

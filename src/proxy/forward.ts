@@ -11,7 +11,8 @@ import type { RequestTarget } from "../http/request-url";
 import { log } from "../log";
 import { rpcError, rpcErrorBody, type RpcErrorObject, type RpcId } from "../rpc/errors";
 import { validateRpcRequest } from "../rpc/validate";
-import type { Runtime } from "../runtime";
+import { JWKS_PATH, type Runtime } from "../runtime";
+import { signCard } from "../sign/sign";
 import { clientResponseHeaders, originRequestHeaders, rpcCorsHeaders } from "./headers";
 import { withClientQuery, type RequestLocation } from "./origins";
 
@@ -134,7 +135,10 @@ export async function proxyRpc(request: Request, target: RequestTarget, runtime:
       return envelope(502, rpc.id, rpcError("INTERNAL_ERROR", "origin agent returned an unreadable card", "ORIGIN_INVALID_RESPONSE"), cors);
     }
     if (reply.result && typeof reply.result === "object" && !Array.isArray(reply.result)) {
-      reply.result = publicizeCard(reply.result as Record<string, unknown>, privateOrigins, base, joinUrl(base, config.rpcPath));
+      const card = publicizeCard(reply.result as Record<string, unknown>, privateOrigins, base, joinUrl(base, config.rpcPath));
+      // Re-signed at the edge, like the public card: the origin's signatures covered its private URLs.
+      const signer = runtime.signer();
+      reply.result = signer ? await signCard(card, await signer, joinUrl(base, JWKS_PATH)) : card;
     }
     return new Response(JSON.stringify(reply), { status: response.status, headers: responseHeaders });
   }

@@ -158,14 +158,22 @@ describe("admin API", () => {
     expect(etags.hybrid).not.toBe(served.headers.get("etag"));
   });
 
+  it("refuses documents for hosts outside HOST_ALLOWLIST", async () => {
+    const call = worker({ HOST_ALLOWLIST: "agents.example.com" });
+    const response = await call("https://x.example.com/_admin/documents/elsewhere.example.com", put({ name: "Nope" }));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("HOST_ALLOWLIST");
+    expect(await kv.get("elsewhere.example.com")).toBeNull();
+  });
+
   it("lists the configured hosts and the allowlist", async () => {
-    const call = worker({ HOST_ALLOWLIST: "b.example.com,a.example.com" });
     const h = host("listed");
+    const call = worker({ HOST_ALLOWLIST: `b.example.com,a.example.com,${h}` });
     await call(`https://x.example.com/_admin/documents/${h}`, put({ name: "Listed" }));
     const body = (await (await call("https://x.example.com/_admin/hosts")).json()) as { hosts: string[]; allowlist: string[] };
     expect(body.hosts).toContain(h);
     expect(body.hosts.some((k) => k.startsWith("previous:"))).toBe(false);
-    expect(body.allowlist).toEqual(["a.example.com", "b.example.com"]);
+    expect(body.allowlist).toEqual(["a.example.com", "b.example.com", h].sort());
   });
 
   it("notifies every registry webhook with the new card, retrying a failing one up to 3 times", async () => {

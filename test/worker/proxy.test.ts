@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { canonicalJson } from "../../src/sign/jcs";
 import { callVia, fakeOrigin, makeEnv } from "../support/worker";
 
 const PUBLIC = "https://agents.example.com";
@@ -307,6 +308,26 @@ describe("extended card", () => {
     expect(result.documentationUrl).toBe(`${PUBLIC}/docs`);
     expect(result.description2).toBe(`See ${PUBLIC}/help for help`);
     expect(result).not.toHaveProperty("signatures");
+  });
+});
+
+describe("extended card signatures", () => {
+  it("re-signs the rewritten extended card at the edge when a signing key is set", async () => {
+    const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+    const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
+    const key = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, d: jwk.d, kid: "ext" });
+    const card = { name: "Ext", description: "d", version: "1", supportedInterfaces: [{ url: `${PRIVATE}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }], capabilities: { streaming: true }, defaultInputModes: ["text/plain"], defaultOutputModes: ["text/plain"], skills: [{ id: "a", name: "A", description: "a", tags: ["a"] }], signatures: [{ protected: "origin", signature: "origin" }] };
+    const origin = fakeOrigin(() => json({ jsonrpc: "2.0", id: 1, result: card }));
+    const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method: "GetExtendedAgentCard" }), env({ CARD_SIGNING_KEY: key }));
+    const { result } = (await response.json()) as { result: Record<string, any> };
+    expect(result.signatures).toHaveLength(1);
+    const { signatures, ...unsigned } = result;
+    const header = JSON.parse(atob(signatures[0].protected.replace(/-/g, "+").replace(/_/g, "/")));
+    expect(header).toEqual({ alg: "ES256", kid: "ext", typ: "JOSE", jku: `${PUBLIC}/.well-known/jwks.json` });
+    const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    const input = `${signatures[0].protected}.${b64(new TextEncoder().encode(canonicalJson(unsigned)))}`;
+    const sig = Uint8Array.from(atob(signatures[0].signature.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    expect(await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, pair.publicKey, sig, new TextEncoder().encode(input))).toBe(true);
   });
 });
 
