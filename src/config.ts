@@ -56,14 +56,19 @@ function oneOf<const T extends string>(...values: T[]) {
 }
 
 /** Absolute http(s) URL without query or fragment; trailing slashes removed. */
-export function parseBaseUrl(raw: string): string {
+function httpUrl(raw: string, example: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigValueError("expected an absolute http(s) URL such as https://agents.example.com");
+    throw new ConfigValueError(`expected an absolute http(s) URL such as ${example}`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") throw new ConfigValueError("expected an http or https URL");
+  return url;
+}
+
+export function parseBaseUrl(raw: string): string {
+  const url = httpUrl(raw, "https://agents.example.com");
   if (url.search || url.hash || url.username || url.password) {
     throw new ConfigValueError("expected a URL without credentials, query or fragment");
   }
@@ -102,13 +107,7 @@ function parseList(raw: string): string[] {
 
 /** The origin's JSON-RPC endpoint: absolute http(s) URL, no credentials or fragment (a query is kept). */
 export function parseOriginUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigValueError("expected an absolute http(s) URL such as http://10.0.0.5:8080/");
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ConfigValueError("expected an http or https URL");
+  const url = httpUrl(raw, "http://10.0.0.5:8080/");
   if (url.hash || url.username || url.password) throw new ConfigValueError("expected a URL without credentials or fragment (put credentials in ORIGIN_HEADERS)");
   return url.href;
 }

@@ -32,6 +32,16 @@ function worker(overrides: Record<string, unknown> = {}, origin: Pick<FakeOrigin
   };
 }
 
+/** The real namespace, except that writes to `failingKey` fail. */
+function failingPutsTo(failingKey: string): KVNamespace {
+  return {
+    get: (k: string, o?: never) => kv.get(k, o),
+    put: (k: string, v: string) => (k === failingKey ? Promise.reject(new Error("KV unavailable")) : kv.put(k, v)),
+    delete: (k: string) => kv.delete(k),
+    list: () => kv.list(),
+  } as unknown as KVNamespace;
+}
+
 const put = (doc: unknown) => ({ method: "PUT", headers: { "content-type": "application/json" }, body: typeof doc === "string" ? doc : JSON.stringify(doc) });
 const cardName = async (call: ReturnType<typeof worker>, h: string) => ((await (await call(`https://${h}${CARD}`, {}, null)).json()) as { name: string }).name;
 
@@ -114,13 +124,7 @@ describe("admin API", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const h = host("failing");
     await kv.put(h, JSON.stringify({ name: "Intact" }));
-    const flaky = {
-      get: (k: string, o?: never) => kv.get(k, o),
-      put: (k: string, v: string) => (k === h ? Promise.reject(new Error("KV unavailable")) : kv.put(k, v)),
-      delete: (k: string) => kv.delete(k),
-      list: () => kv.list(),
-    } as unknown as KVNamespace;
-    const call = worker({ SKILLS: flaky });
+    const call = worker({ SKILLS: failingPutsTo(h) });
     const response = await call(`https://x.example.com/_admin/documents/${h}`, put({ name: "Never" }));
     expect(response.status).toBe(503);
     expect(JSON.parse((await kv.get(h))!)).toEqual({ name: "Intact" });
@@ -133,13 +137,7 @@ describe("admin API", () => {
     const h = host("undo");
     await kv.put(h, JSON.stringify({ name: "Current" }));
     await kv.put(`previous:${h}`, JSON.stringify({ name: "Previous" }));
-    const flaky = {
-      get: (k: string, o?: never) => kv.get(k, o),
-      put: (k: string, v: string) => (k === `previous:${h}` ? Promise.reject(new Error("KV unavailable")) : kv.put(k, v)),
-      delete: (k: string) => kv.delete(k),
-      list: () => kv.list(),
-    } as unknown as KVNamespace;
-    const call = worker({ SKILLS: flaky });
+    const call = worker({ SKILLS: failingPutsTo(`previous:${h}`) });
     expect((await call(`https://x.example.com/_admin/documents/${h}/rollback`, { method: "POST" })).status).toBe(503);
     expect(JSON.parse((await kv.get(h))!)).toEqual({ name: "Current" });
     expect(JSON.parse((await kv.get(`previous:${h}`))!)).toEqual({ name: "Previous" });
