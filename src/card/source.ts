@@ -58,7 +58,6 @@ const oauthFlow = {
     scopes: scopeMap,
   }),
 };
-export type OAuthFlowName = keyof typeof oauthFlow;
 
 const description = z.optional(text("Shown to users of the scheme."));
 // OpenAPI / A2A 0.3 `type` form; the 1.0 wrapper form is rendered from it.
