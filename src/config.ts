@@ -229,6 +229,7 @@ const ConfigSchema = z.object({
   ORIGIN_REGIONS: envVar<OriginRegions>(parseOriginRegions, {}),
   ORIGIN_TIMEOUT_MS: envVar(integer(100, 300_000), 30_000),
   MAX_BODY_BYTES: envVar(integer(1, 100 * 1024 * 1024), 1024 * 1024),
+  BODY_TIMEOUT_MS: envVar(integer(100, 300_000), 10_000),
   METHOD_ALLOWLIST: envVar<string[] | undefined>(parseList, undefined),
   CORS_ALLOWED_ORIGINS: envVar<"*" | string[]>(parseCorsOrigins, "*"),
   CARD_SOURCE: envVar<CardSourceMode>(oneOf("document", "origin"), "document"),
@@ -264,6 +265,8 @@ export interface Config {
   originRegions: OriginRegions;
   originTimeoutMs: number;
   maxBodyBytes: number;
+  /** Time allowed for a whole request body to arrive. */
+  bodyTimeoutMs: number;
   methodAllowlist: ReadonlySet<string> | undefined;
   corsAllowedOrigins: "*" | string[];
   cardSource: CardSourceMode;
@@ -316,6 +319,7 @@ export function parseConfig(env: Readonly<Record<string, unknown>>): ParseResult
       originRegions: v.ORIGIN_REGIONS,
       originTimeoutMs: v.ORIGIN_TIMEOUT_MS,
       maxBodyBytes: v.MAX_BODY_BYTES,
+      bodyTimeoutMs: v.BODY_TIMEOUT_MS,
       methodAllowlist: v.METHOD_ALLOWLIST && v.METHOD_ALLOWLIST.length > 0 ? new Set(v.METHOD_ALLOWLIST) : undefined,
       corsAllowedOrigins: v.CORS_ALLOWED_ORIGINS,
       cardSource: v.CARD_SOURCE,

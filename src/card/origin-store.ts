@@ -4,7 +4,7 @@
 // origin cannot answer, the last good card is served; with none yet, the caller
 // falls back to the card-source documents. The origin's URLs never reach a
 // client: the worker rebuilds every variant with public URLs.
-import { readCapped, type KeepAlive } from "../http/body";
+import { readBody, type KeepAlive } from "../http/body";
 import { log } from "../log";
 import type { OriginTransport } from "../proxy/transport";
 import { issuesToText } from "../validation";
@@ -64,7 +64,8 @@ export class OriginCardStore {
         void response.body?.cancel();
         return this.#keep();
       }
-      const bytes = response.ok ? await readCapped(response.body, MAX_CARD_BYTES) : null;
+      const read = response.ok ? await readBody(response.body, { maxBytes: MAX_CARD_BYTES, timeoutMs: this.timeoutMs, excess: "cancel" }) : null;
+      const bytes = read?.ok ? read.bytes : null;
       if (bytes === null) {
         if (!response.ok) void response.body?.cancel();
         log("warn", "origin_card_unavailable", { origin, status: response.status });

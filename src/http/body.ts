@@ -1,21 +1,42 @@
-// Bounded body reading: a peer never makes the edge buffer more than it allows.
+// Bounded body reading: a peer never makes the edge buffer more than it
+// allows, nor wait on it forever. Every body is counted as it arrives, whatever
+// Content-Length claims (a declared length beside `Transfer-Encoding: chunked`
+// is not what the runtime reads).
 
-/** Reads at most `limit` bytes; null when the body is larger (the rest is cancelled). */
-export async function readCapped(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array | null> {
-  if (body === null) return new Uint8Array(0);
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
+export type BodyRead =
+  | { ok: true; bytes: Uint8Array }
+  | { ok: false; reason: "too_large" | "timeout" | "broken" };
+
+export interface BodyLimits {
+  /** Largest body accepted, in bytes actually read. */
+  maxBytes: number;
+  /** The whole body must have arrived within this many ms of the first read. */
+  timeoutMs: number;
+  /** Request bodies are drained past the cap (see DRAIN_MAX_BYTES); an origin's reply is simply cancelled. */
+  excess?: "drain" | "cancel";
+}
+
+/**
+ * After the cap, the rest of an oversize body is read and dropped rather than
+ * cancelled: `wrangler dev` 4.86 wedges the next request when a Worker cancels
+ * an unread request body. Draining is bounded so that a client cannot keep the
+ * edge busy: at most this many bytes and this much time, then the body is cancelled.
+ */
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+const DRAIN_MAX_MS = 2_000;
+
+const TIMED_OUT = Symbol("timed out");
+
+function withDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | typeof TIMED_OUT> {
+  const remaining = deadline - Date.now();
+  if (remaining <= 0) return Promise.resolve(TIMED_OUT);
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), remaining)));
+  return Promise.race([promise, timeout]).finally(() => timer !== null && clearTimeout(timer));
+}
+
+function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
@@ -23,6 +44,53 @@ export async function readCapped(body: ReadableStream<Uint8Array> | null, limit:
     offset += chunk.byteLength;
   }
   return out;
+}
+
+/** Reads and drops the rest of a body, within DRAIN_MAX_BYTES and DRAIN_MAX_MS; cancels what is left after that. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  const deadline = Date.now() + DRAIN_MAX_MS;
+  let drained = 0;
+  try {
+    while (drained <= DRAIN_MAX_BYTES) {
+      const next = await withDeadline(reader.read(), deadline);
+      if (next === TIMED_OUT) break;
+      if (next.done) return;
+      drained += next.value.byteLength;
+    }
+  } catch {
+    return; // the client went away: nothing left to drain
+  }
+  reader.cancel().catch(() => undefined);
+}
+
+/** The body's bytes, or why not: larger than `maxBytes`, slower than `timeoutMs`, or broken by the client. */
+export async function readBody(body: ReadableStream<Uint8Array> | null, limits: BodyLimits): Promise<BodyRead> {
+  if (body === null) return { ok: true, bytes: new Uint8Array(0) };
+  const reader = body.getReader();
+  const deadline = Date.now() + limits.timeoutMs;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let next: ReadableStreamReadResult<Uint8Array> | typeof TIMED_OUT;
+    try {
+      next = await withDeadline(reader.read(), deadline);
+    } catch {
+      return { ok: false, reason: "broken" };
+    }
+    if (next === TIMED_OUT) {
+      // A stalled client sends nothing more to drain; release the body without waiting on it.
+      reader.cancel().catch(() => undefined);
+      return { ok: false, reason: "timeout" };
+    }
+    if (next.done) return { ok: true, bytes: concat(chunks, size) };
+    size += next.value.byteLength;
+    if (size > limits.maxBytes) {
+      if (limits.excess === "cancel") reader.cancel().catch(() => undefined);
+      else await drain(reader);
+      return { ok: false, reason: "too_large" };
+    }
+    chunks.push(next.value);
+  }
 }
 
 /**

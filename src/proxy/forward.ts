@@ -5,7 +5,7 @@
 import { joinUrl } from "../card/render";
 import { originsOf, publicizeCard } from "../card/from-origin";
 import { errorResponse } from "../errors";
-import { readCapped, type KeepAlive } from "../http/body";
+import { readBody, type KeepAlive } from "../http/body";
 import { publicBaseUrl } from "../http/public-base";
 import type { RequestTarget } from "../http/request-url";
 import { log } from "../log";
@@ -39,7 +39,8 @@ export async function proxyRpc(request: Request, target: RequestTarget, runtime:
   const { config } = runtime;
   const cors = rpcCorsHeaders(request.headers.get("origin"), config);
 
-  // Size first: a declared length over the cap is refused before reading anything.
+  // A declared length over the cap is refused before reading anything; every
+  // body is still counted as it arrives (a declared length may not be what is sent).
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > config.maxBodyBytes) {
     return envelope(413, null, rpcError("INVALID_REQUEST", `body larger than ${config.maxBodyBytes} bytes`, "PAYLOAD_TOO_LARGE"), cors);
@@ -47,12 +48,15 @@ export async function proxyRpc(request: Request, target: RequestTarget, runtime:
   if (request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() !== "application/json") {
     return envelope(415, null, rpcError("INVALID_REQUEST", "Content-Type must be application/json", "UNSUPPORTED_MEDIA_TYPE"), cors);
   }
-  // With a declared length (already checked) the runtime reads the body natively; a
-  // chunked body is counted as it arrives and cut off at the cap.
-  const body = request.headers.has("content-length") ? new Uint8Array(await request.arrayBuffer()) : await readCapped(request.body, config.maxBodyBytes);
-  if (body === null) {
-    return envelope(413, null, rpcError("INVALID_REQUEST", `body larger than ${config.maxBodyBytes} bytes`, "PAYLOAD_TOO_LARGE"), cors);
+  const read = await readBody(request.body, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs });
+  if (!read.ok) {
+    if (read.reason === "too_large") {
+      return envelope(413, null, rpcError("INVALID_REQUEST", `body larger than ${config.maxBodyBytes} bytes`, "PAYLOAD_TOO_LARGE"), cors);
+    }
+    log("warn", "request_body_failed", { reason: read.reason });
+    return envelope(408, null, rpcError("INVALID_REQUEST", read.reason === "timeout" ? "the request body did not arrive in time" : "the request body was cut off", "REQUEST_TIMEOUT"), cors);
   }
+  const body = read.bytes;
   const rpc = validateRpcRequest(body, config.methodAllowlist);
   // JSON-RPC errors travel with HTTP 200, as the A2A SDKs send and expect them.
   if (!rpc.ok) return envelope(200, rpc.id, rpc.error, cors);
@@ -123,7 +127,8 @@ export async function proxyRpc(request: Request, target: RequestTarget, runtime:
   const privateHosts = privateOrigins.map((origin) => new URL(origin).host);
   const responseHeaders = clientResponseHeaders(response.headers, config, privateHosts, cors);
   if (!stream && response.ok && EXTENDED_CARD_METHODS.has(rpc.method)) {
-    const text = await readCapped(response.body, MAX_EXTENDED_CARD_BYTES);
+    const read = await readBody(response.body, { maxBytes: MAX_EXTENDED_CARD_BYTES, timeoutMs: config.originTimeoutMs, excess: "cancel" });
+    const text = read.ok ? read.bytes : null;
     let reply: { result?: unknown } | undefined;
     try {
       reply = text === null ? undefined : JSON.parse(new TextDecoder().decode(text));
