@@ -5,6 +5,7 @@ import { cardPreflight, cardResponse, pageResponse } from "./card/routes";
 import { CARD_PATH, LEGACY_CARD_PATH } from "./card/variant";
 import { errorResponse, HttpError, renderError } from "./errors";
 import type { KeepAlive } from "./http/body";
+import { isServedHost, publicBaseUrl, publicHostname } from "./http/public-base";
 import { requestTarget } from "./http/request-url";
 import { proxyRpc } from "./proxy/forward";
 import { rpcCorsHeaders, RPC_CORS_ALLOW_HEADERS, RPC_METHODS } from "./proxy/headers";
@@ -82,9 +83,14 @@ export function createApp(deps: RuntimeDeps = {}): Hono<AppEnv> {
 
   // The JWKS named by every card signature's `jku` (A2A 1.0 §8.4.3); the listed
   // extra keys let verifiers accept cards signed before a key rotation.
-  app.get(JWKS_PATH, (c) => {
-    const { config } = c.get("runtime");
-    if (!config.signingKey) throw new HttpError(404, "Not found");
+  app.get(JWKS_PATH, async (c) => {
+    const runtime = c.get("runtime");
+    const { config } = runtime;
+    const target = requestTarget(c.req.url);
+    const hostname = publicHostname(publicBaseUrl(target, c.req.raw.headers, config), target);
+    if (!config.signingKey || !isServedHost(config, hostname)) throw new HttpError(404, "Not found");
+    // Never publish a key the cards cannot be signed with (an unimportable key fails both alike).
+    await runtime.signer();
     const keys = [publicJwk(config.signingKey), ...config.extraPublicKeys.filter((k) => k.kid !== config.signingKey!.kid)];
     return new Response(JSON.stringify({ keys }), {
       headers: {

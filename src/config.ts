@@ -3,6 +3,7 @@
 // `[vars]`); an empty string means "unset". Errors name the variable, never
 // echo its value (it may be a secret).
 import * as z from "zod/mini";
+import { normalizeHost } from "./http/request-url";
 import { formatIssues } from "./validation";
 import type { ParseResult } from "./card/source";
 import { parsePrivateJwk, parsePublicJwks, type PrivateSigningJwk, type PublicJwk } from "./sign/keys";
@@ -72,7 +73,7 @@ export function parseBaseUrl(raw: string): string {
   if (url.search || url.hash || url.username || url.password) {
     throw new ConfigValueError("expected a URL without credentials, query or fragment");
   }
-  return (url.origin + url.pathname).replace(/\/+$/, "");
+  return (`${url.protocol}//${normalizeHost(url.host)}${url.pathname}`).replace(/\/+$/, "");
 }
 
 const PATH_SEGMENT = /^[A-Za-z0-9._~!$&'()*+,;=:@%-]+$/;
@@ -151,16 +152,17 @@ function parseOriginRegions(raw: string): OriginRegions {
   const regions: OriginRegions = {};
   for (const [key, urls] of Object.entries(value)) {
     // request.cf.continent is two letters (EU, NA, ...), request.cf.colo an IATA code (FRA, SJC, ...).
-    if (!/^[A-Z]{2,3}$/.test(key)) throw new ConfigValueError(`region "${key.slice(0, 20)}" must be a continent (EU) or colo (FRA) code`);
+    const entry = Object.keys(value).indexOf(key) + 1;
+    if (!/^[A-Z]{2,3}$/.test(key)) throw new ConfigValueError(`entry ${entry}: the key must be a continent (EU) or colo (FRA) code`);
     const list = typeof urls === "string" ? [urls] : urls;
     if (!Array.isArray(list) || list.length === 0 || list.some((u) => typeof u !== "string")) {
-      throw new ConfigValueError(`region ${key} must map to a URL or a non-empty list of URLs`);
+      throw new ConfigValueError(`entry ${entry} must map to a URL or a non-empty list of URLs`);
     }
     regions[key] = list.map((u) => {
       try {
         return parseOriginUrl(u);
       } catch (error) {
-        throw new ConfigValueError(`region ${key}: ${(error as Error).message}`);
+        throw new ConfigValueError(`entry ${entry}: ${(error as Error).message}`);
       }
     });
   }
@@ -169,13 +171,13 @@ function parseOriginRegions(raw: string): OriginRegions {
 
 function parseCorsOrigins(raw: string): "*" | string[] {
   if (raw === "*") return "*";
-  return parseList(raw).map((origin) => {
+  return parseList(raw).map((origin, index) => {
     try {
       const url = new URL(origin);
       if (url.origin !== origin.replace(/\/$/, "")) throw new Error();
       return url.origin;
     } catch {
-      throw new ConfigValueError(`"${origin.slice(0, 60)}" is not an origin such as https://app.example.com`);
+      throw new ConfigValueError(`entry ${index + 1} is not an origin such as https://app.example.com`);
     }
   });
 }
@@ -222,8 +224,8 @@ const ConfigSchema = z.object({
   SKILL_ALLOWLIST: envVar<string[] | undefined>(parseList, undefined),
   CARD_MAX_AGE: envVar(integer(0, 31_536_000), 300),
   CARD_STALE_WHILE_REVALIDATE: envVar(integer(0, 31_536_000), 600),
-  // Cloudflare KV rejects a cacheTtl below 30 seconds.
-  KV_CACHE_TTL: envVar(integer(30, 86_400), 60),
+  // The isolate's copy lives this long; KV's edge cacheTtl is at least 30 s (Cloudflare's minimum).
+  KV_CACHE_TTL: envVar(integer(0, 86_400), 60),
   ORIGIN_URL: envVar<string | undefined>(parseOriginUrl, undefined),
   ORIGIN_HEADERS: envVar<Record<string, string>>(parseHeaderMap, {}),
   ORIGIN_REGIONS: envVar<OriginRegions>(parseOriginRegions, {}),
@@ -240,7 +242,7 @@ const ConfigSchema = z.object({
     return raw;
   }, undefined),
   ADMIN_PATH: envVar(parsePath, "/_admin"),
-  HOST_ALLOWLIST: envVar<string[] | undefined>((raw) => parseList(raw).map((h) => h.toLowerCase()), undefined),
+  HOST_ALLOWLIST: envVar<string[] | undefined>((raw) => parseList(raw).map(normalizeHost), undefined),
   REGISTRY_WEBHOOKS: envVar<string[]>((raw) => parseList(raw).map(parseOriginUrl), []),
   DOCUMENT_ORIGINS: envVar<string[]>((raw) => parseList(raw).map((u) => new URL(parseOriginUrl(u)).origin), []),
   CARD_SIGNING_KEY: envVar<PrivateSigningJwk | undefined>(parseSigningKey, undefined),
@@ -298,6 +300,10 @@ export function parseConfig(env: Readonly<Record<string, unknown>>): ParseResult
   }
   if (v.RPC_PATH === "/.well-known" || v.RPC_PATH.startsWith("/.well-known/")) {
     return { ok: false, issues: [{ path: "RPC_PATH", message: "must not be under /.well-known/ (the card paths live there)" }] };
+  }
+  // A signature vouches for the URLs in the card: sign only for hosts the operator named, never for any Host header.
+  if (v.CARD_SIGNING_KEY && !v.PUBLIC_BASE_URL && !(v.HOST_ALLOWLIST && v.HOST_ALLOWLIST.length > 0)) {
+    return { ok: false, issues: [{ path: "CARD_SIGNING_KEY", message: "needs HOST_ALLOWLIST or PUBLIC_BASE_URL (cards are signed only for hosts you name)" }] };
   }
   if (v.CARD_SOURCE === "origin" && !v.ORIGIN_URL && !v.ORIGIN_CARD_URL) {
     return { ok: false, issues: [{ path: "CARD_SOURCE", message: "origin needs ORIGIN_URL or ORIGIN_CARD_URL" }] };

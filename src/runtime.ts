@@ -12,6 +12,7 @@ import { CardSourceStore } from "./card/store";
 import { OriginCardStore } from "./card/origin-store";
 import { publicizeCard } from "./card/from-origin";
 import { OriginTransport, type FetchLike } from "./proxy/transport";
+import { secretFragments } from "./proxy/headers";
 import type { KeepAlive } from "./http/body";
 import { strongEtag } from "./http/etag";
 import { issuesToText } from "./validation";
@@ -55,6 +56,8 @@ export class Runtime {
 
   /** Outbound fetch (origin, registries); injectable for tests. */
   readonly fetch: FetchLike;
+  /** ORIGIN_HEADERS values and their tokens, never returned to a client. */
+  readonly secretFragments: readonly string[];
 
   constructor(
     readonly config: Config,
@@ -64,6 +67,7 @@ export class Runtime {
     deps: RuntimeDeps = {},
   ) {
     this.store = new CardSourceStore(kv, bundled, config.kvCacheTtl);
+    this.secretFragments = secretFragments(config.originHeaders);
     this.fetch = deps.fetch ?? ((input, init) => fetch(input, init));
     this.origin = new OriginTransport(config, originBinding, this.fetch);
     this.originCards =
@@ -78,6 +82,11 @@ export class Runtime {
     const found = this.originCards.lookup(keepAlive);
     if (found instanceof Promise) return found.then((card) => card?.source ?? this.store.lookup(hostname, keepAlive));
     return found?.source ?? this.store.lookup(hostname, keepAlive);
+  }
+
+  /** `Major.Minor` versions the edge serves: the origin card's in passthrough mode (once read), else PROTOCOL_VERSIONS. */
+  servedVersions(): readonly string[] {
+    return this.originCards?.held()?.protocolVersions ?? this.config.protocolVersions;
   }
 
   readonly #refusedDocumentOrigins = new Set<string>();

@@ -36,15 +36,23 @@ export class OriginCardStore {
   /**
    * The origin's card as a card-source document; null while none could be read
    * yet. Once a card is held it is answered at once, and a stale one is
-   * revalidated in the background (no request waits on the origin).
+   * revalidated in the background (no request waits on the origin). Without a
+   * held card a request reads the origin itself: it never waits on a fetch
+   * another request started (see CardSourceStore).
    */
   lookup(keepAlive?: KeepAlive): OriginCardSource | null | Promise<OriginCardSource | null> {
     if (this.now() < this.#freshUntil) return this.#held?.card ?? null;
+    if (!this.#held) return this.#refresh();
     if (!this.#refreshing) {
       this.#refreshing = this.#refresh().finally(() => (this.#refreshing = null));
       keepAlive?.(this.#refreshing);
     }
-    return this.#held ? this.#held.card : this.#refreshing;
+    return this.#held.card;
+  }
+
+  /** The card held now, without reading the origin. */
+  held(): OriginCardSource | undefined {
+    return this.#held?.card;
   }
 
   /** Set for documents that came from the origin (their URLs need publicizing). */

@@ -28,17 +28,33 @@ export type AgentCard = JsonObject;
 const BINDING = "JSONRPC";
 const V03_PROTOCOL_VERSION = "0.3.0";
 
+/** A 0.3-shaped card (`url`, `protocolVersion: "0.3.0"`) is only honest when a 0.x version is served. */
+export function servesV03(protocolVersions: readonly string[]): boolean {
+  return protocolVersions.some((version) => version.startsWith("0."));
+}
+
 export function buildCard(source: CardSource, endpoint: CardEndpoint, variant: CardVariant): AgentCard {
   const skills = prepareSkills(source.skills, endpoint.skillAllowlist);
-  switch (variant) {
-    case "v1":
-      return buildV1(source, skills, endpoint);
-    case "v0.3":
-      return buildV03(source, skills, endpoint);
-    case "hybrid":
-    case "legacy":
-      return { ...buildV03(source, skills, endpoint), supportedInterfaces: supportedInterfaces(endpoint) };
-  }
+  // A card never advertises an interface the edge cannot serve: without 0.3 every variant is the 1.0 card.
+  if (variant === "v1" || !servesV03(endpoint.protocolVersions)) return buildV1(source, skills, endpoint);
+  if (variant === "v0.3") return buildV03(source, skills, endpoint);
+  return buildHybrid(source, skills, endpoint);
+}
+
+/**
+ * The 0.3 card plus what 1.0 readers look for: `supportedInterfaces`,
+ * `capabilities.extendedAgentCard` and `securityRequirements` (the v0.3.0 and
+ * v0.2.6 schemas allow extra members, so it stays valid for 0.x readers).
+ */
+function buildHybrid(source: CardSource, skills: PreparedSkill[], endpoint: CardEndpoint): AgentCard {
+  const card = buildV03(source, skills, endpoint, (skill) => requirementsV1(nonEmpty(skill.security)));
+  const capabilities = { ...(card.capabilities as JsonObject), ...defined({ extendedAgentCard: source.capabilities.extendedAgentCard || undefined }) };
+  return defined({
+    ...card,
+    capabilities,
+    securityRequirements: requirementsV1(nonEmpty(source.security)),
+    supportedInterfaces: supportedInterfaces(endpoint),
+  });
 }
 
 /** Joins a public base (scheme://host[/prefix]) and an absolute path. */
@@ -56,9 +72,7 @@ function supportedInterfaces(endpoint: CardEndpoint): JsonObject[] {
 
 /** Copies the defined members only: optional card fields are absent, never null. */
 function defined(fields: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
-  return out;
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
 const nonEmpty = <T>(items: readonly T[] | undefined): readonly T[] | undefined =>
@@ -135,7 +149,12 @@ function securitySchemeV1(scheme: SecurityScheme): JsonObject {
 
 // ---- A2A 0.3.0 (specification/json/a2a.json) ----
 
-function buildV03(source: CardSource, skills: PreparedSkill[], endpoint: CardEndpoint): AgentCard {
+function buildV03(
+  source: CardSource,
+  skills: PreparedSkill[],
+  endpoint: CardEndpoint,
+  skillRequirementsV1: (skill: PreparedSkill) => JsonObject[] | undefined = () => undefined,
+): AgentCard {
   const capabilities = source.capabilities;
   return defined({
     protocolVersion: V03_PROTOCOL_VERSION,
@@ -155,7 +174,10 @@ function buildV03(source: CardSource, skills: PreparedSkill[], endpoint: CardEnd
     defaultInputModes: source.defaultInputModes,
     defaultOutputModes: source.defaultOutputModes,
     supportsAuthenticatedExtendedCard: capabilities.extendedAgentCard || undefined,
-    skills: skills.map((skill) => ({ ...skillBase(skill), ...defined({ security: nonEmpty(skill.security) }) })),
+    skills: skills.map((skill) => ({
+      ...skillBase(skill),
+      ...defined({ security: nonEmpty(skill.security), securityRequirements: skillRequirementsV1(skill) }),
+    })),
   });
 }
 
@@ -180,9 +202,8 @@ function skillBase(skill: PreparedSkill): JsonObject {
   } satisfies { [K in keyof SkillSource]?: unknown });
 }
 
+/** Object.fromEntries defines own properties: a key such as `__proto__` stays a key, never a prototype. */
 function mapValues<T, U>(record: Readonly<Record<string, T>> | undefined, fn: (value: T) => U): Record<string, U> | undefined {
   if (record === undefined) return undefined;
-  const out: Record<string, U> = {};
-  for (const [key, value] of Object.entries(record)) out[key] = fn(value);
-  return out;
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, fn(value)]));
 }

@@ -3,7 +3,7 @@
 import { errorResponse } from "../errors";
 import type { KeepAlive } from "../http/body";
 import { ifNoneMatchHits } from "../http/etag";
-import { publicBaseUrl } from "../http/public-base";
+import { isServedHost, publicBaseUrl, publicHostname } from "../http/public-base";
 import { searchParam, type RequestTarget } from "../http/request-url";
 import type { BuiltCard, Runtime } from "../runtime";
 import { renderCardPage } from "../view/render";
@@ -18,9 +18,9 @@ const then = <T, U>(value: Later<T>, fn: (v: T) => Later<U>): Later<U> => (value
 /** The card for this request's public host, or a 404 for a host outside HOST_ALLOWLIST. */
 function cardFor(request: Request, url: RequestTarget, runtime: Runtime, variant: CardVariant, keepAlive?: KeepAlive): Response | Later<{ built: BuiltCard; base: string }> {
   const base = publicBaseUrl(url, request.headers, runtime.config);
-  const hostname = base === url.origin ? url.hostname : new URL(base).hostname;
+  const hostname = publicHostname(base, url);
   // Multi-agent mode with an allowlist: an unknown host gets no agent at all.
-  if (runtime.config.hostAllowlist && !runtime.config.hostAllowlist.has(hostname)) return errorResponse(404, "Not found");
+  if (!isServedHost(runtime.config, hostname)) return errorResponse(404, "Not found");
   return then(runtime.source(hostname, keepAlive), (source: CardSource) => then(runtime.card(source, base, variant), (built) => ({ built, base })));
 }
 

@@ -3,6 +3,7 @@
 // and 0.3 shapes. One zod schema validates skills.json, KV values and admin
 // writes; `npm run schema` exports it as skills.schema.json for editors.
 import * as z from "zod/mini";
+import { exceedsDepth, MAX_JSON_DEPTH, reservedKeyPath } from "../json";
 import { describe, formatIssues, type Issue } from "../validation";
 
 const text = (description: string) => describe(z.string().check(z.minLength(1)), description);
@@ -17,9 +18,11 @@ const mediaTypes = (description: string) =>
 export const SKILL_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 const scopes = z.array(z.string());
 
+const schemeName = z.string().check(z.minLength(1));
+
 /** OpenAPI-style requirement: `{ "<scheme name>": ["scope", ...] }`. */
 const securityRequirement = describe(
-  z.record(z.string().check(z.minLength(1)), scopes),
+  z.record(schemeName, scopes),
   "One alternative: every named scheme (with its scopes) is required together.",
 );
 const securityRequirements = describe(
@@ -164,7 +167,7 @@ export const CardSourceSchema = z
     ),
     defaultInputModes: z._default(mediaTypes("Media types the agent accepts."), ["text/plain"]),
     defaultOutputModes: z._default(mediaTypes("Media types the agent produces."), ["text/plain"]),
-    securitySchemes: z.optional(describe(z.record(z.string().check(z.minLength(1)), securityScheme), "Named schemes.")),
+    securitySchemes: z.optional(describe(z.record(schemeName, securityScheme), "Named schemes.")),
     security: z.optional(securityRequirements),
     skills: z._default(z.array(skill), []),
     originUrl: z.optional(
@@ -204,6 +207,7 @@ export type CardSourceInput = z.input<typeof CardSourceSchema>;
 export type CardSource = z.output<typeof CardSourceSchema>;
 export type SkillSource = CardSource["skills"][number];
 
+// Runs after the depth guard in parseCardSource (bounded recursion).
 function containsNull(value: unknown): boolean {
   if (value === null) return true;
   if (typeof value !== "object") return false;
@@ -214,6 +218,10 @@ export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: Issue
 
 /** Validates an already-parsed JSON value. Never throws. */
 export function parseCardSource(value: unknown): ParseResult<CardSource> {
+  if (exceedsDepth(value)) return { ok: false, issues: [{ path: "", message: `nested deeper than ${MAX_JSON_DEPTH} levels` }] };
+  // zod drops a `__proto__` key silently: a scheme of that name would vanish and leave `security: [{}]` ("no auth").
+  const reserved = reservedKeyPath(value);
+  if (reserved !== undefined) return { ok: false, issues: [{ path: reserved, message: "__proto__, constructor and prototype are not allowed as names" }] };
   const result = CardSourceSchema.safeParse(value);
   return result.success ? { ok: true, value: result.data } : { ok: false, issues: formatIssues(result.error.issues) };
 }

@@ -27,12 +27,23 @@ interface KvDocument {
 }
 
 interface Cached {
+  document: KvDocument;
   expiresAt: number;
-  entry: Promise<KvDocument>;
-  /** Set once `entry` has settled, so fresh hits need no await. */
-  settled?: KvDocument;
+  /** Set while one request refreshes the entry in the background (under its waitUntil). */
+  refreshing?: boolean;
 }
 
+/** KV rejects a `cacheTtl` below 30 s; a shorter KV_CACHE_TTL only shortens the isolate's own copy. */
+const KV_MIN_CACHE_TTL = 30;
+
+/**
+ * A request never waits on I/O that another request started: in workerd a
+ * promise resolved by another request's I/O can leave its waiters hung (and the
+ * runtime cancels them with a 500). Requests share *results*: a fresh copy is
+ * answered at once, an expired one is answered while the request that found it
+ * expired refreshes it in the background, and a request that finds no copy at
+ * all reads KV itself.
+ */
 export class CardSourceStore {
   readonly #cache = new Map<string, Cached>();
 
@@ -43,7 +54,7 @@ export class CardSourceStore {
     private readonly now: () => number = () => Date.now(),
   ) {}
 
-  /** Synchronous when the isolate already holds fresh answers (the hot path). */
+  /** Synchronous when the isolate already holds answers (the hot path). */
   lookup(hostname: string, keepAlive?: KeepAlive): CardSource | Promise<CardSource> {
     if (!this.kv) return this.bundled();
     const now = this.now();
@@ -57,27 +68,39 @@ export class CardSourceStore {
 
   /** After an admin write: this isolate serves the new value at once (others within the TTL). */
   prime(key: string, text: string | null, source: CardSource | null): void {
-    const settled = { text, source };
-    this.#cache.delete(key);
-    this.#cache.set(key, { expiresAt: this.now() + this.ttlSeconds * 1000, entry: Promise.resolve(settled), settled });
+    this.#store(key, { text, source }, this.now());
   }
 
   #read(key: string, now: number, keepAlive: KeepAlive | undefined): CardSource | null | Promise<CardSource | null> {
     const cached = this.#cache.get(key);
-    if (cached && cached.expiresAt > now) return cached.settled ? cached.settled.source : cached.entry.then((e) => e.source);
-    const slot: Cached = { expiresAt: now + this.ttlSeconds * 1000, entry: this.#fetch(key, cached?.settled) };
-    slot.entry.then((settled) => (slot.settled = settled));
-    keepAlive?.(slot.entry);
+    if (cached && cached.expiresAt > now) return cached.document.source;
+    if (cached && this.ttlSeconds > 0) {
+      if (!cached.refreshing) {
+        cached.refreshing = true;
+        const refresh = this.#fetch(key, cached.document).then((document) => this.#store(key, document, now));
+        keepAlive?.(refresh);
+      }
+      return cached.document.source;
+    }
+    return this.#fetch(key, cached?.document).then((document) => {
+      this.#store(key, document, now);
+      return document.source;
+    });
+  }
+
+  #store(key: string, document: KvDocument, readAt: number): void {
+    const current = this.#cache.get(key);
+    // A read that started before the current answer was stored (a slower read, or one raced by an admin write) never replaces it.
+    if (current && current.expiresAt > readAt + this.ttlSeconds * 1000) return;
     this.#cache.delete(key);
-    this.#cache.set(key, slot);
+    this.#cache.set(key, { document, expiresAt: readAt + this.ttlSeconds * 1000 });
     if (this.#cache.size > MAX_CACHED_KEYS) this.#cache.delete(this.#cache.keys().next().value!);
-    return slot.entry.then((e) => e.source);
   }
 
   async #fetch(key: string, last: KvDocument | undefined): Promise<KvDocument> {
     let text: string | null;
     try {
-      text = await this.kv!.get(key, { type: "text", cacheTtl: this.ttlSeconds });
+      text = await this.kv!.get(key, { type: "text", cacheTtl: Math.max(this.ttlSeconds, KV_MIN_CACHE_TTL) });
     } catch (error) {
       log("error", "kv_read_failed", { key, error: (error as Error).name });
       return { text: null, source: null };
@@ -85,7 +108,13 @@ export class CardSourceStore {
     if (text === null) return { text, source: null };
     // Same bytes as last time: keep the same object so the built cards stay memoized.
     if (last && last.text === text) return last;
-    const parsed = parseCardSourceText(text);
+    let parsed: ReturnType<typeof parseCardSourceText>;
+    try {
+      parsed = parseCardSourceText(text);
+    } catch (error) {
+      // Never expected (depth and size are bounded before parsing); a bad value must still never break the card.
+      parsed = { ok: false, issues: [{ path: "", message: `unreadable (${(error as Error).name})` }] };
+    }
     if (!parsed.ok) {
       log("warn", "kv_document_invalid", { key, bytes: text.length, issues: issuesToText(parsed.issues).slice(0, 2000) });
       return { text, source: null };

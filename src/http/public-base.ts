@@ -3,8 +3,8 @@
 // used. X-Forwarded-* come from whoever sent the request, so they count only
 // when the operator says a trusted proxy sets them: trusting them by default
 // would let anyone poison a cached card with their own host.
-import { parsePath, type Config } from "../config";
-import type { RequestTarget } from "./request-url";
+import type { Config } from "../config";
+import { normalizeHost, type RequestTarget } from "./request-url";
 
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
@@ -18,7 +18,7 @@ function forwardedOrigin(requestUrl: RequestTarget, headers: Headers): string {
   const proto = firstValue(headers, "x-forwarded-proto")?.toLowerCase();
   const scheme = proto === "http" || proto === "https" ? proto : requestUrl.protocol.slice(0, -1);
   const host = firstValue(headers, "x-forwarded-host");
-  const authority = host !== undefined && host.length <= 260 && HOST.test(host) ? host : requestUrl.host;
+  const authority = host !== undefined && host.length <= 260 && HOST.test(host) ? normalizeHost(host) : requestUrl.host;
   try {
     return new URL(`${scheme}://${authority}`).origin;
   } catch {
@@ -26,15 +26,18 @@ function forwardedOrigin(requestUrl: RequestTarget, headers: Headers): string {
   }
 }
 
+/**
+ * Segments of unreserved characters and percent-escapes only (RFC 3986 §2.3):
+ * the prefix is copied into card URLs and the page's shell command, so
+ * sub-delimiters such as `$ ( ) ' ;` are refused, not just made safe later.
+ */
+const PREFIX = /^(?:\/(?:[A-Za-z0-9._~-]|%[0-9A-Fa-f]{2})+)+\/?$/;
+
 function forwardedPrefix(headers: Headers): string {
   const prefix = firstValue(headers, "x-forwarded-prefix");
-  if (prefix === undefined) return "";
-  try {
-    const path = parsePath(prefix);
-    return path === "/" ? "" : path;
-  } catch {
-    return "";
-  }
+  if (prefix === undefined || prefix.length > 200 || !PREFIX.test(prefix)) return "";
+  const segments = prefix.split("/").filter((s) => s !== "");
+  return segments.some((s) => s === "." || s === "..") ? "" : `/${segments.join("/")}`;
 }
 
 export type BaseConfig = Pick<Config, "publicBaseUrl" | "trustForwardedHeaders">;
@@ -44,4 +47,14 @@ export function publicBaseUrl(requestUrl: RequestTarget, headers: Headers, confi
   if (config.publicBaseUrl !== undefined) return config.publicBaseUrl;
   if (!config.trustForwardedHeaders) return requestUrl.origin;
   return forwardedOrigin(requestUrl, headers) + forwardedPrefix(headers);
+}
+
+/** The hostname of a public base (already normalized: lower case, no trailing dot). */
+export function publicHostname(base: string, requestUrl: RequestTarget): string {
+  return base === requestUrl.origin ? requestUrl.hostname : new URL(base).hostname;
+}
+
+/** HOST_ALLOWLIST: the one check every route makes (unset = every host is served). */
+export function isServedHost(config: Pick<Config, "hostAllowlist">, hostname: string): boolean {
+  return config.hostAllowlist === undefined || config.hostAllowlist.has(hostname);
 }

@@ -16,19 +16,37 @@ export interface RequestTarget {
   search: string;
 }
 
+/**
+ * The one form of a host used for every decision (card document, allowlist,
+ * origin routing, URLs): lower case (RFC 3986 §3.2.2: hosts are
+ * case-insensitive) and without the trailing dot of a fully qualified name.
+ * workerd passes the Host header's case through, so `A.EXAMPLE.COM` and
+ * `a.example.com.` must not become other agents.
+ */
+export function normalizeHost(host: string): string {
+  const lower = host.toLowerCase();
+  const portStart = lower.lastIndexOf(":");
+  if (portStart > lower.lastIndexOf("]")) {
+    const name = lower.slice(0, portStart);
+    return name.endsWith(".") ? `${name.replace(/\.+$/, "")}${lower.slice(portStart)}` : lower;
+  }
+  return lower.endsWith(".") ? lower.replace(/\.+$/, "") : lower;
+}
+
 export function requestTarget(url: string): RequestTarget {
   const afterScheme = url.indexOf("://") + 3;
   let pathStart = url.indexOf("/", afterScheme);
   if (pathStart === -1) pathStart = url.length;
   const queryStart = url.indexOf("?", pathStart);
-  const host = url.slice(afterScheme, pathStart);
+  const host = normalizeHost(url.slice(afterScheme, pathStart));
   const portStart = host.lastIndexOf(":");
   const hostname = portStart > host.lastIndexOf("]") ? host.slice(0, portStart) : host;
+  const protocol = url.slice(0, afterScheme - 2).toLowerCase();
   return {
-    protocol: url.slice(0, afterScheme - 2),
+    protocol,
     host,
     hostname,
-    origin: url.slice(0, pathStart),
+    origin: `${protocol}//${host}`,
     pathname: queryStart === -1 ? url.slice(pathStart) || "/" : url.slice(pathStart, queryStart) || "/",
     search: queryStart === -1 ? "" : url.slice(queryStart),
   };

@@ -6,11 +6,14 @@ import { joinUrl } from "../card/render";
 import { originsOf, publicizeCard } from "../card/from-origin";
 import { errorResponse } from "../errors";
 import { readBody, type KeepAlive } from "../http/body";
-import { publicBaseUrl } from "../http/public-base";
+import { isServedHost, publicBaseUrl, publicHostname } from "../http/public-base";
 import type { RequestTarget } from "../http/request-url";
 import { log } from "../log";
 import { rpcError, rpcErrorBody, type RpcErrorObject, type RpcId } from "../rpc/errors";
 import { validateRpcRequest } from "../rpc/validate";
+import { requestVersion, versionNotSupported } from "../rpc/version";
+import { exceedsDepth } from "../json";
+import { searchParam } from "../http/request-url";
 import { JWKS_PATH, type Runtime } from "../runtime";
 import { signCard } from "../sign/sign";
 import { clientResponseHeaders, originRequestHeaders, rpcCorsHeaders } from "./headers";
@@ -60,12 +63,16 @@ export async function proxyRpc(request: Request, target: RequestTarget, runtime:
   const rpc = validateRpcRequest(body, config.methodAllowlist);
   // JSON-RPC errors travel with HTTP 200, as the A2A SDKs send and expect them.
   if (!rpc.ok) return envelope(200, rpc.id, rpc.error, cors);
+  const version = requestVersion(request.headers.get("a2a-version") ?? searchParam(target, "A2A-Version"), rpc.method);
+  const served = runtime.servedVersions();
+  if (!served.includes(version)) return envelope(200, rpc.id, versionNotSupported(version, served), cors);
 
   const base = publicBaseUrl(target, request.headers, config);
   const publicUrl = new URL(base);
-  if (config.hostAllowlist && !config.hostAllowlist.has(publicUrl.hostname)) return errorResponse(404, "Not found");
+  const hostname = publicHostname(base, target);
+  if (!isServedHost(config, hostname)) return errorResponse(404, "Not found");
   // Multi-agent mode: the host's document may name its own origin, if the operator allows it.
-  const named = runtime.documentOrigin(await runtime.store.lookup(publicUrl.hostname, keepAlive), publicUrl.hostname);
+  const named = runtime.documentOrigin(await runtime.store.lookup(hostname, keepAlive), hostname);
   const candidates = named ? [named] : runtime.origin.candidates(where);
   const privateOrigins = named ? [...runtime.origin.privateOrigins, ...originsOf([named])] : runtime.origin.privateOrigins;
   if (candidates.length === 0) {
@@ -91,7 +98,7 @@ export async function proxyRpc(request: Request, target: RequestTarget, runtime:
         response = await runtime.origin.send(withClientQuery(candidate, target.search), {
           method: "POST",
           headers,
-          body,
+          body: rpc.bytes,
           redirect: "manual",
           signal: deadline.signal,
         });
@@ -118,6 +125,8 @@ export async function proxyRpc(request: Request, target: RequestTarget, runtime:
     return envelope(status, rpc.id, rpcError("INTERNAL_ERROR", detail, reason), cors);
   };
   if (response.status >= 500) return bad("origin_status", 502, `origin agent failed (HTTP ${response.status})`, "ORIGIN_ERROR");
+  // A redirect would send the client to a private address (its Location is never passed on).
+  if (response.status >= 300 && response.status < 400) return bad("redirect", 502, `origin agent redirected (HTTP ${response.status})`, "ORIGIN_INVALID_RESPONSE");
   const stream = isEventStream(contentType);
   if (!stream && !isJson(contentType)) {
     const status = response.status >= 400 ? response.status : 502;
@@ -125,7 +134,7 @@ export async function proxyRpc(request: Request, target: RequestTarget, runtime:
   }
 
   const privateHosts = privateOrigins.map((origin) => new URL(origin).host);
-  const responseHeaders = clientResponseHeaders(response.headers, config, privateHosts, cors);
+  const responseHeaders = clientResponseHeaders(response.headers, runtime.secretFragments, privateHosts, cors);
   if (!stream && response.ok && EXTENDED_CARD_METHODS.has(rpc.method)) {
     const read = await readBody(response.body, { maxBytes: MAX_EXTENDED_CARD_BYTES, timeoutMs: config.originTimeoutMs, excess: "cancel" });
     const text = read.ok ? read.bytes : null;
@@ -135,7 +144,7 @@ export async function proxyRpc(request: Request, target: RequestTarget, runtime:
     } catch {
       reply = undefined;
     }
-    if (!reply || typeof reply !== "object") {
+    if (!reply || typeof reply !== "object" || exceedsDepth(reply)) {
       log("error", "origin_failed", { kind: "invalid_response", method: rpc.method, origin: answeredBy, status: response.status });
       return envelope(502, rpc.id, rpcError("INTERNAL_ERROR", "origin agent returned an unreadable card", "ORIGIN_INVALID_RESPONSE"), cors);
     }

@@ -40,16 +40,31 @@ export function originRequestHeaders(incoming: Headers, config: Config, side: Pu
 }
 
 /**
- * Allowlisted origin headers, minus any whose value mentions a private origin
- * or repeats an origin credential, plus CORS for the calling page.
+ * The parts of origin credentials that must never come back: each secret value
+ * whole and each of its tokens of 8+ characters (an origin may echo the token
+ * of `Bearer <token>` alone), lower-cased for a case-insensitive match.
  */
-export function clientResponseHeaders(origin: Headers, config: Config, privateHosts: readonly string[], cors: Headers): Headers {
-  const secrets = Object.values(config.originHeaders).filter((v) => v.length >= 8);
+export function secretFragments(originHeaders: Readonly<Record<string, string>>): string[] {
+  const fragments = new Set<string>();
+  for (const value of Object.values(originHeaders)) {
+    for (const part of [value, ...value.split(/[\s,;:="']+/)]) if (part.length >= 8) fragments.add(part.toLowerCase());
+  }
+  return [...fragments];
+}
+
+/**
+ * Allowlisted origin headers, minus any whose value mentions a private origin
+ * or repeats an origin credential (compared case-insensitively: `HTTP://LOCALHOST:32100`
+ * names the same host), plus CORS for the calling page.
+ */
+export function clientResponseHeaders(origin: Headers, secrets: readonly string[], privateHosts: readonly string[], cors: Headers): Headers {
+  const hosts = privateHosts.map((host) => host.toLowerCase());
   const headers = new Headers(cors);
   for (const name of RETURNED_RESPONSE_HEADERS) {
     const value = origin.get(name);
     if (value === null) continue;
-    if (privateHosts.some((host) => value.includes(host)) || secrets.some((secret) => value.includes(secret))) continue;
+    const lower = value.toLowerCase();
+    if (hosts.some((host) => lower.includes(host)) || secrets.some((secret) => lower.includes(secret))) continue;
     headers.set(name, value);
   }
   return headers;

@@ -1,11 +1,15 @@
 // Edge validation of a JSON-RPC 2.0 request (A2A 0.3 §3.2.1, 1.0 §9): pure,
 // on the exact bytes the client sent. Valid requests are forwarded as those
-// bytes; invalid ones never reach the origin.
+// bytes (minus a UTF-8 BOM); invalid ones never reach the origin. Only bytes
+// with one meaning pass: a duplicate key could be read differently by the origin.
+import { hasDuplicateKey } from "../json";
 import { rpcError, type RpcErrorObject, type RpcId } from "./errors";
 
 export type RpcValidation =
-  | { ok: true; id: RpcId; method: string }
+  | { ok: true; id: RpcId; method: string; params: unknown; bytes: Uint8Array }
   | { ok: false; id: RpcId; error: RpcErrorObject };
+
+const BOM = [0xef, 0xbb, 0xbf];
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
@@ -42,8 +46,11 @@ export function validateRpcRequest(body: Uint8Array, methodAllowlist?: ReadonlyS
   if ("params" in request && (typeof request.params !== "object" || request.params === null)) {
     return invalid('"params" must be an object or an array');
   }
+  if (hasDuplicateKey(text)) return invalid("an object names the same key twice");
   if (methodAllowlist && !methodAllowlist.has(request.method)) {
     return { ok: false, id, error: rpcError("METHOD_NOT_FOUND", undefined, "METHOD_NOT_FOUND") };
   }
-  return { ok: true, id, method: request.method };
+  // RFC 8259 §8.1: a BOM is not part of JSON text; the decoder dropped it, so does the forwarded copy.
+  const bytes = BOM.every((byte, i) => body[i] === byte) ? body.subarray(3) : body;
+  return { ok: true, id, method: request.method, params: request.params, bytes };
 }

@@ -92,6 +92,38 @@ function withoutEmpty(value: unknown): unknown {
   return value;
 }
 
+/** The card as @a2a-js/sdk 1.3 sees it before canonicalizing: projected onto 1.0 fields, empties dropped. */
+function a2aJsView(card: Record<string, unknown>): unknown {
+  return withoutEmpty(project(card, AGENT_CARD)) ?? {};
+}
+
 export function a2aJsPayload(card: Record<string, unknown>): string {
-  return canonicalJson(withoutEmpty(project(card, AGENT_CARD)) ?? {});
+  return canonicalJson(a2aJsView(card));
+}
+
+/** A URL with an authority (`https://`, `wss://`, `grpc://` ...): anything a client might connect to. */
+const HAS_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+
+/** Every URL-like string of a JSON value, by its path (`/supportedInterfaces/0/"url"`). */
+function urlLeaves(value: unknown, path: string, out: Map<string, string>): Map<string, string> {
+  if (typeof value === "string") {
+    if (HAS_SCHEME.test(value)) out.set(path, value);
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => urlLeaves(item, `${path}/${i}`, out));
+  } else if (isRecord(value)) {
+    for (const [key, item] of Object.entries(value)) urlLeaves(item, `${path}/${JSON.stringify(key)}`, out);
+  }
+  return out;
+}
+
+/**
+ * Whether a signature over the SDK's payload would cover every URL of the card,
+ * each at its own place. A 0.3-shaped card's `url` and `additionalInterfaces`
+ * are outside the SDK's projection: a signature over that payload would still
+ * verify after they were changed to another host, so such a card gets none.
+ */
+export function a2aJsPayloadCoversUrls(card: Record<string, unknown>): boolean {
+  const covered = urlLeaves(a2aJsView(card), "", new Map());
+  for (const [path, value] of urlLeaves(card, "", new Map())) if (covered.get(path) !== value) return false;
+  return true;
 }

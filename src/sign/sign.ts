@@ -1,10 +1,12 @@
 // Card signatures (A2A 1.0 §8.4): flattened JWS with detached payload over the
 // RFC 8785 form of the card without `signatures`; protected header alg, kid,
 // typ "JOSE" and jku. Signed at the edge after URL derivation, so every host's
-// card verifies. When @a2a-js/sdk would verify a different payload (0.3
-// fields, empty values; see a2a-js-payload.ts), a second signature over that
-// payload lets its verifier succeed too: it accepts any one valid signature.
-import { a2aJsPayload } from "./a2a-js-payload";
+// card verifies. When @a2a-js/sdk would verify a different payload (empty
+// values dropped; see a2a-js-payload.ts), a second signature over that payload
+// lets its verifier succeed too (it accepts any one valid signature), but only
+// when that payload still covers every URL of the card: never for a 0.3-shaped
+// card, whose `url` the SDK's payload leaves out.
+import { a2aJsPayload, a2aJsPayloadCoversUrls } from "./a2a-js-payload";
 import { canonicalJson } from "./jcs";
 import type { Signer } from "./keys";
 
@@ -32,6 +34,6 @@ export async function signCard(card: Record<string, unknown>, signer: Signer, jk
   const payload = canonicalJson(unsigned);
   const signatures = [await detachedJws(signer, protectedHeader, payload)];
   const sdkPayload = a2aJsPayload(unsigned);
-  if (sdkPayload !== payload) signatures.push(await detachedJws(signer, protectedHeader, sdkPayload));
+  if (sdkPayload !== payload && a2aJsPayloadCoversUrls(unsigned)) signatures.push(await detachedJws(signer, protectedHeader, sdkPayload));
   return { ...unsigned, signatures };
 }

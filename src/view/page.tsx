@@ -41,6 +41,11 @@ function requirementText(requirement: Card): string {
     .join(" + ");
 }
 
+/** POSIX single quotes: nothing inside is expanded by the shell the command is pasted into. */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}
+
 export interface SignatureInfo {
   alg: string;
   kid: string;
@@ -194,7 +199,7 @@ export const CardPage: FC<{ card: Card; cardUrl: string; signature: SignatureInf
         <section aria-labelledby="fetch">
           <h2 id="fetch">Fetch this card</h2>
           <pre>
-            <code>{`curl -s ${cardUrl} -H 'A2A-Version: 1.0'`}</code>
+            <code>{`curl -s ${shellQuote(cardUrl)} -H 'A2A-Version: 1.0'`}</code>
           </pre>
         </section>
       </main>

@@ -20,6 +20,7 @@ describe("parseConfig", () => {
         originRegions: {},
         originTimeoutMs: 30_000,
         maxBodyBytes: 1_048_576,
+        bodyTimeoutMs: 10_000,
         methodAllowlist: undefined,
         corsAllowedOrigins: "*",
         cardSource: "document",
@@ -78,7 +79,7 @@ describe("parseConfig", () => {
     ["RPC_PATH", "/.well-known/x"],
     ["PROTOCOL_VERSIONS", "1.0.0"],
     ["CARD_MAX_AGE", "-1"],
-    ["KV_CACHE_TTL", "10"],
+    ["KV_CACHE_TTL", "100000"],
     ["ORIGIN_URL", "ftp://origin"],
     ["ORIGIN_HEADERS", "Bearer abc"],
     ["ORIGIN_HEADERS", '{"Bad Header":"x"}'],
@@ -106,6 +107,52 @@ describe("parseConfig", () => {
     const pasted = parseConfig({ ORIGIN_HEADERS: JSON.stringify({ "Authorization: Bearer sk_live_abc123": "" }) });
     expect(JSON.stringify(pasted)).not.toContain("sk_live");
     expect(JSON.stringify(pasted)).toContain("entry 1");
+  });
+
+  it("never echoes any part of any variable's value, whatever the variable", () => {
+    const marker = "zq9mark";
+    const values = [
+      marker,
+      `${marker}, ${marker}2`,
+      `["${marker}"]`,
+      `{"${marker}":"${marker}"}`,
+      `{"EU":"${marker}"}`,
+      `{"EU":["https://ok.example/","${marker}"]}`,
+      `{"${marker.toUpperCase()}":"https://x.example/"}`,
+      `http://${marker}`,
+      `https://${marker}.example/path?q=${marker}`,
+      `/${marker}/../x`,
+      `${marker} ${"x".repeat(80)}`,
+    ];
+    for (const name of CONFIG_VARIABLES) {
+      for (const value of values) {
+        const parsed = parseConfig({ [name]: value });
+        if (parsed.ok) continue;
+        expect(JSON.stringify(parsed.issues).toLowerCase(), `${name}=${value}`).not.toContain(marker);
+        expect(parsed.issues.map((i) => i.path)).toContain(name);
+      }
+    }
+  });
+
+  it("refuses a signing key without HOST_ALLOWLIST or PUBLIC_BASE_URL: a card is signed only for hosts the operator named", () => {
+    const key = JSON.stringify({ kty: "OKP", crv: "Ed25519", kid: "k", d: "nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A", x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo" });
+    const alone = parseConfig({ CARD_SIGNING_KEY: key });
+    expect(alone.ok).toBe(false);
+    if (!alone.ok) {
+      expect(alone.issues).toEqual([{ path: "CARD_SIGNING_KEY", message: expect.stringMatching(/HOST_ALLOWLIST or PUBLIC_BASE_URL/) }]);
+      expect(JSON.stringify(alone.issues)).not.toContain("nWGx");
+    }
+    expect(parseConfig({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" }).ok).toBe(true);
+    expect(parseConfig({ CARD_SIGNING_KEY: key, PUBLIC_BASE_URL: "https://agents.example.com" }).ok).toBe(true);
+    expect(parseConfig({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: " , " }).ok).toBe(false);
+  });
+
+  it("normalizes HOST_ALLOWLIST and PUBLIC_BASE_URL hosts: lower case, no trailing dot", () => {
+    const parsed = parseConfig({ HOST_ALLOWLIST: "A.Example.COM., b.example.com", PUBLIC_BASE_URL: "https://Agents.Example.com./team" });
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect([...parsed.value.hostAllowlist!]).toEqual(["a.example.com", "b.example.com"]);
+    expect(parsed.value.publicBaseUrl).toBe("https://agents.example.com/team");
   });
 
   it("never throws, whatever the env holds", () => {

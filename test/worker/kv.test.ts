@@ -100,9 +100,33 @@ describe("caching in the isolate", () => {
     expect(await cardName("ttl.example.com", workerEnv)).toBe("Before");
     expect(get).toHaveBeenCalledTimes(2);
 
+    // Expired: this request is answered from the stale copy at once and refreshes it in the background
+    // (it never waits on a read another request started); the next request sees the new value.
     vi.advanceTimersByTime(46_000);
+    expect(await cardName("ttl.example.com", workerEnv)).toBe("Before");
+    expect(get).toHaveBeenCalledTimes(4);
     expect(await cardName("ttl.example.com", workerEnv)).toBe("After");
     expect(get).toHaveBeenCalledTimes(4);
+  });
+
+  it("keeps the isolate copy for a KV_CACHE_TTL under 30 s (KV's own minimum cacheTtl stays 30), and none at 0", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    await put("short.example.com", { name: "One" });
+    const { binding, get } = countingKv();
+    const workerEnv = makeEnv({ SKILLS: binding, KV_CACHE_TTL: "2" });
+    expect(await cardName("short.example.com", workerEnv)).toBe("One");
+    for (const [, options] of get.mock.calls) expect(options).toEqual({ type: "text", cacheTtl: 30 });
+    await put("short.example.com", { name: "Two" });
+    vi.advanceTimersByTime(2_500);
+    await cardName("short.example.com", workerEnv);
+    expect(await cardName("short.example.com", workerEnv)).toBe("Two");
+
+    const none = countingKv();
+    const uncached = makeEnv({ SKILLS: none.binding, KV_CACHE_TTL: "0" });
+    expect(await cardName("short.example.com", uncached)).toBe("Two");
+    await put("short.example.com", { name: "Three" });
+    expect(await cardName("short.example.com", uncached)).toBe("Three");
+    expect(none.get).toHaveBeenCalledTimes(4);
   });
 
   it("builds and hashes each (source, host, variant) card once per isolate", async () => {

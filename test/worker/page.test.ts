@@ -12,7 +12,7 @@ describe("the human view", () => {
       const html = await response.text();
       expect(html.startsWith("<!doctype html>")).toBe(true);
       expect(html).toContain("<h1>Acme Travel Concierge</h1>");
-      expect(html).toContain("curl -s https://agents.example.com/.well-known/agent-card.json -H &#39;A2A-Version: 1.0&#39;");
+      expect(html).toContain("curl -s &#39;https://agents.example.com/.well-known/agent-card.json&#39; -H &#39;A2A-Version: 1.0&#39;");
       expect(html).not.toContain("<script");
     }
   });
@@ -42,11 +42,21 @@ describe("the human view", () => {
     expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
 
+  it("quotes the copyable command for a shell and never takes a forwarded prefix outside URL path characters", async () => {
+    const trusted = makeEnv({ TRUST_FORWARDED_HEADERS: "true" });
+    for (const prefix of ["/$(id)", "/a;b", "/`id`", "/'x'", "/a b", "/%zz", "/a/../b"]) {
+      const html = await (await call("https://agents.example.com/", { headers: { ...HTML, "X-Forwarded-Prefix": prefix } }, trusted)).text();
+      expect(html).toContain("curl -s &#39;https://agents.example.com/.well-known/agent-card.json&#39;");
+    }
+    const html = await (await call("https://agents.example.com/", { headers: { ...HTML, "X-Forwarded-Prefix": "/team-a/%7Ex" } }, trusted)).text();
+    expect(html).toContain("curl -s &#39;https://agents.example.com/team-a/%7Ex/.well-known/agent-card.json&#39;");
+  });
+
   it("names the signing key when the card is signed", async () => {
     const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
     const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
     const key = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d, kid: "page-key" });
-    const html = await (await call("https://agents.example.com/", { headers: HTML }, makeEnv({ CARD_SIGNING_KEY: key }))).text();
+    const html = await (await call("https://agents.example.com/", { headers: HTML }, makeEnv({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" }))).text();
     expect(html).toContain("<strong>EdDSA</strong> key <code>page-key</code>");
     expect(html).toContain("https://agents.example.com/.well-known/jwks.json");
   });

@@ -318,7 +318,7 @@ describe("extended card signatures", () => {
     const key = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, d: jwk.d, kid: "ext" });
     const card = { name: "Ext", description: "d", version: "1", supportedInterfaces: [{ url: `${PRIVATE}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }], capabilities: { streaming: true }, defaultInputModes: ["text/plain"], defaultOutputModes: ["text/plain"], skills: [{ id: "a", name: "A", description: "a", tags: ["a"] }], signatures: [{ protected: "origin", signature: "origin" }] };
     const origin = fakeOrigin(() => json({ jsonrpc: "2.0", id: 1, result: card }));
-    const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method: "GetExtendedAgentCard" }), env({ CARD_SIGNING_KEY: key }));
+    const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method: "GetExtendedAgentCard" }), env({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" }));
     const { result } = (await response.json()) as { result: Record<string, any> };
     expect(result.signatures).toHaveLength(1);
     const { signatures, ...unsigned } = result;

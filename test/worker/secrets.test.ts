@@ -47,6 +47,7 @@ describe("secrets", () => {
       ORIGIN_HEADERS: JSON.stringify({ Authorization: ORIGIN_TOKEN, "CF-Access-Client-Secret": ACCESS_SECRET }),
       ADMIN_TOKEN,
       CARD_SIGNING_KEY: signingKey,
+      HOST_ALLOWLIST: "agents.example.com,secret-run.example.com",
       REGISTRY_WEBHOOKS: "https://registry.example/hook",
     });
     const seen: string[] = [];
