@@ -41,7 +41,7 @@ describe.skipIf(!available)("the card page in chromium", () => {
     expect(await page.getByRole("heading", { level: 3 }).count()).toBe(4);
     expect(await page.getByRole("heading", { name: /Skills \(4\)/ }).isVisible()).toBe(true);
     expect(await page.locator("table").getByText(`${base}/`).count()).toBe(2);
-    expect(await page.locator("pre").textContent()).toBe(`curl -s ${base}/.well-known/agent-card.json -H 'A2A-Version: 1.0'`);
+    expect(await page.locator("pre").textContent()).toBe(`curl -s '${base}/.well-known/agent-card.json' -H 'A2A-Version: 1.0'`);
     // The same URL a browser navigates to as a card path also shows the page.
     await page.goto(`${base}/.well-known/agent-card.json`);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Acme Travel Concierge");

@@ -1,6 +1,9 @@
-// Signed cards, verified by independent implementations: @a2a-js/sdk's
-// verifyAgentCardSignature and jose (with the `canonicalize` RFC 8785
-// package), for every variant and two hostnames, on the built worker in workerd.
+// Signed cards, verified by independent implementations: jose (with the
+// `canonicalize` RFC 8785 package) for every variant and two hostnames, and
+// @a2a-js/sdk's verifyAgentCardSignature for the 1.0 card (its payload leaves
+// out a 0.3 card's `url`, so it must refuse the 0.3-shaped ones), on the built
+// worker in workerd. Every URL of every variant is changed to check that no
+// verifier accepts the result.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +24,26 @@ const VARIANTS: { name: string; path: string; headers: Record<string, string>; v
 ];
 
 type Card = Record<string, unknown> & { signatures?: { protected: string; signature: string; header?: object }[] };
+
+/** Paths of every absolute URL in a card (interfaces, provider, docs, icon, OAuth endpoints, extension URIs). */
+function urlPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
+  if (typeof value === "string") return /^https?:\/\//.test(value) ? [path] : [];
+  if (Array.isArray(value)) return value.flatMap((item, i) => urlPaths(item, [...path, i]));
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value).flatMap(([key, item]) => (key === "signatures" ? [] : urlPaths(item, [...path, key])));
+  }
+  return [];
+}
+
+/** A deep copy of `card` with the string at `path` moved to another host. */
+function movedAt(card: Card, path: (string | number)[]): Card {
+  const copy = structuredClone(card) as Record<string | number, any>;
+  let holder = copy;
+  for (const key of path.slice(0, -1)) holder = holder[key];
+  const last = path[path.length - 1]!;
+  holder[last] = String(holder[last]).replace(/^https?:\/\/[^/]+/, "https://evil.example");
+  return copy as Card;
+}
 
 /** `npm run keys` output -> the private JWK it tells the operator to store. */
 async function generatedKey(alg: string): Promise<string> {
@@ -54,7 +77,11 @@ describe.each(["ES256", "EdDSA"])("cards signed with %s", (alg) => {
       modulesRoot: bundleDir,
       compatibilityDate: "2026-05-01",
       kvNamespaces: ["SKILLS"],
-      bindings: { CARD_SIGNING_KEY: privateJwk, CARD_SIGNING_PUBLIC_KEYS: JSON.stringify([rotatedOut]) },
+      bindings: {
+        CARD_SIGNING_KEY: privateJwk,
+        CARD_SIGNING_PUBLIC_KEYS: JSON.stringify([rotatedOut]),
+        HOST_ALLOWLIST: HOSTS.map((h) => new URL(h).hostname).join(","),
+      },
     });
     await mf.ready;
   });
@@ -82,27 +109,35 @@ describe.each(["ES256", "EdDSA"])("cards signed with %s", (alg) => {
 
   for (const host of HOSTS) {
     for (const variant of VARIANTS) {
-      it(`${variant.name} card on ${new URL(host).host}: valid, and verified by @a2a-js/sdk and by jose`, async () => {
+      const sdkVerifies = variant.name === "v1";
+      it(`${variant.name} card on ${new URL(host).host}: valid, verified by jose, ${sdkVerifies ? "and" : "refused"} by @a2a-js/sdk`, async () => {
         const card = await get(host + variant.path, variant.headers);
         expect(variant.validate(card)).toEqual([]);
         expect(card.signatures!.length).toBeGreaterThanOrEqual(1);
         const header = jose.decodeProtectedHeader(card.signatures![0]!);
         expect(header).toEqual({ alg, kid: `test-${alg}`, typ: "JOSE", jku: `${host}/.well-known/jwks.json` });
-        await expect(verifyAgentCardSignature(retrieveKey)(card as never)).resolves.toBeUndefined();
         await expect(joseVerify(card)).resolves.toBeTruthy();
+        const sdk = verifyAgentCardSignature(retrieveKey)(card as never);
+        if (sdkVerifies) await expect(sdk).resolves.toBeUndefined();
+        else await expect(sdk).rejects.toThrow(/No valid signatures/);
       });
     }
   }
 
-  it("a tampered card fails both verifiers", async () => {
+  it("a card with any URL moved to another host, or renamed, verifies with neither verifier, in every variant", async () => {
+    let tried = 0;
     for (const variant of VARIANTS) {
       const card = await get(HOSTS[0] + variant.path, variant.headers);
-      const renamed = { ...card, name: "Evil Twin" };
-      await expect(verifyAgentCardSignature(retrieveKey)(renamed as never)).rejects.toThrow(/No valid signatures/);
-      await expect(joseVerify(renamed)).rejects.toThrow();
-      const moved = "url" in card ? { ...card, url: "https://evil.example/" } : { ...card, supportedInterfaces: [{ url: "https://evil.example/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }] };
-      await expect(joseVerify(moved)).rejects.toThrow();
+      const paths = urlPaths(card);
+      // The bundled card has URLs in interfaces, provider, docs, icon, OAuth and extensions.
+      expect(paths.length).toBeGreaterThanOrEqual(7);
+      for (const tampered of [{ ...card, name: "Evil Twin" }, ...paths.map((path) => movedAt(card, path))]) {
+        tried++;
+        await expect(verifyAgentCardSignature(retrieveKey)(tampered as never)).rejects.toThrow(/No valid signatures/);
+        await expect(joseVerify(tampered)).rejects.toThrow();
+      }
     }
+    expect(tried).toBeGreaterThan(30);
     // A card from one host does not verify as another host's (jku and URLs are signed).
     const a = await get(HOSTS[0] + "/.well-known/agent-card.json", { "A2A-Version": "1.0" });
     const b = await get(HOSTS[1] + "/.well-known/agent-card.json", { "A2A-Version": "1.0" });

@@ -1,0 +1,186 @@
+// Holes found from outside (issue 8), tried where they were found: raw bytes
+// on a socket to the built bundle in workerd (Miniflare, direct socket: no
+// proxy in front re-frames the request), with a real origin process counting
+// what reaches it. `wrangler dev`, which re-frames requests, has its own file
+// (dev-server-bodies.test.ts).
+import { execFileSync } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildBundle, serveBundle } from "../../bench/lib";
+import { raw, rawExchange, writeChunked } from "../support/raw-http";
+
+interface CountingOrigin {
+  url: string;
+  /** Body bytes received, per request, in order. */
+  received: number[];
+  server: Server;
+}
+
+/** An origin that counts every body byte it receives and answers each call with a JSON-RPC result naming itself. */
+function countingOrigin(name: string): Promise<CountingOrigin> {
+  const received: number[] = [];
+  const server = createServer((req, res) => {
+    let bytes = 0;
+    let text = "";
+    req.on("data", (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (text.length < 10_000) text += chunk.toString();
+    });
+    req.on("end", () => {
+      received.push(bytes);
+      let id: unknown = null;
+      try {
+        id = JSON.parse(text).id;
+      } catch {
+        /* counted anyway */
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id, result: { origin: name } }));
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, received, server })));
+}
+
+/** RSS of the workerd processes this test process started (never another run's). */
+function workerdRssMiB(): number {
+  const out = execFileSync("ps", ["-o", "pid=,ppid=,rss=,comm=", "-e"], { encoding: "utf8" });
+  const rows = out.trim().split("\n").map((line) => line.trim().split(/\s+/));
+  const mine = new Set([String(process.pid)]);
+  let total = 0;
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [pid, ppid] of rows) if (pid && ppid && mine.has(ppid) && !mine.has(pid)) (mine.add(pid), (changed = true));
+  }
+  for (const [pid, , rss, comm] of rows) if (pid && mine.has(pid) && comm?.includes("workerd")) total += Number(rss) / 1024;
+  return Math.round(total);
+}
+
+const rpcBody = (id: string, method = "GetTask") => JSON.stringify({ jsonrpc: "2.0", id, method, params: {} });
+const post = (host: string, body: string, extra = "") =>
+  `POST / HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`;
+const get = (host: string, path: string, extra = "") => `GET ${path} HTTP/1.1\r\nHost: ${host}\r\n${extra}Connection: close\r\n\r\n`;
+
+let bundle: { path: string };
+let main: CountingOrigin;
+let other: CountingOrigin;
+const stops: Array<() => Promise<unknown>> = [];
+
+beforeAll(async () => {
+  bundle = buildBundle();
+  main = await countingOrigin("main");
+  other = await countingOrigin("other");
+  stops.push(() => new Promise((r) => main.server.close(r)), () => new Promise((r) => other.server.close(r)));
+});
+afterAll(async () => {
+  for (const stop of stops.reverse()) await stop();
+});
+
+async function worker(bindings: Record<string, string>) {
+  const served = await serveBundle(bundle, bindings);
+  stops.push(served.stop);
+  return { port: Number(served.url.port), kv: await served.mf.getKVNamespace("SKILLS") };
+}
+
+describe("request bodies on the wire", () => {
+  it("caps a chunked body that also declares a small Content-Length, by bytes read: 413, nothing reaches the origin", async () => {
+    const { port } = await worker({ ORIGIN_URL: main.url });
+    const before = main.received.length;
+    const rssBefore = workerdRssMiB();
+    const exchange = rawExchange(port, async (socket) => {
+      socket.write(`POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 10\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`);
+      // A valid request, padded: what reaches the origin if the cap trusts the declared length.
+      await writeChunked(socket, 40 * 1024 * 1024, "x", '{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"pad":"', '"}}');
+    }, 60_000);
+    const reply = await exchange.reply;
+    const rssAfter = workerdRssMiB();
+    console.info(`CL+TE 40 MiB: HTTP ${reply.status}; workerd RSS ${rssBefore} -> ${rssAfter} MiB; origin requests ${main.received.length - before}`);
+    expect(reply.status === 413 || reply.status === 400).toBe(true);
+    if (reply.status === 413) expect(JSON.parse(reply.body)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+    expect(main.received.length - before).toBe(0);
+    // The next request is served normally.
+    expect((await raw(port, post("127.0.0.1", rpcBody("after")))).status).toBe(200);
+  });
+
+  it("answers a body that stalls mid-way with 408 and a JSON-RPC envelope, after BODY_TIMEOUT_MS", async () => {
+    const { port } = await worker({ ORIGIN_URL: main.url, BODY_TIMEOUT_MS: "1000" });
+    const before = main.received.length;
+    const exchange = rawExchange(port, (socket) => {
+      socket.write(`POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`);
+      socket.write('10\r\n{"jsonrpc":"2.0",\r\n'); // then nothing more, and the socket stays open
+    }, 15_000);
+    const reply = await exchange.reply.finally(() => exchange.socket.destroy());
+    expect(reply.status).toBe(408);
+    expect(JSON.parse(reply.body)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+    expect(main.received.length - before).toBe(0);
+  });
+});
+
+describe("host case and trailing dots", () => {
+  it("routes card and RPC of A.EXAMPLE.COM and a.example.com. exactly as a.example.com, allowlist included", async () => {
+    const { port, kv } = await worker({
+      ORIGIN_URL: main.url,
+      DOCUMENT_ORIGINS: new URL(other.url).origin,
+      HOST_ALLOWLIST: "a.example.com",
+      KV_CACHE_TTL: "0",
+    });
+    await kv.put("a.example.com", JSON.stringify({ name: "Agent A", originUrl: other.url }));
+    for (const host of ["a.example.com", "A.EXAMPLE.COM", "a.example.com.", "A.Example.Com.:80"]) {
+      const card = await raw(port, get(host, "/.well-known/agent-card.json", "A2A-Version: 1.0\r\n"));
+      expect(card.status, host).toBe(200);
+      const parsed = JSON.parse(card.body) as { name: string; supportedInterfaces: { url: string }[] };
+      expect(parsed.name, host).toBe("Agent A");
+      expect(parsed.supportedInterfaces[0]!.url, host).toMatch(/^http:\/\/a\.example\.com(:80)?\/$/);
+      const call = await raw(port, post(host, rpcBody(host)));
+      expect(JSON.parse(call.body), host).toEqual({ jsonrpc: "2.0", id: host, result: { origin: "other" } });
+    }
+    expect((await raw(port, get("B.EXAMPLE.COM", "/.well-known/agent-card.json"))).status).toBe(404);
+    expect((await raw(port, post("B.EXAMPLE.COM", rpcBody("b")))).status).toBe(404);
+  });
+});
+
+describe("KV documents under concurrency and abuse", () => {
+  it("answers bursts at every expiry of the isolate's copy without a single 5xx", async () => {
+    const { port, kv } = await worker({ ORIGIN_URL: main.url, KV_CACHE_TTL: "1" });
+    await kv.put("default", JSON.stringify({ name: "Burst Agent" }));
+    await kv.put("burst.example.com", JSON.stringify({ name: "Burst Host" }));
+    const statuses = new Map<number, number>();
+    for (let expiry = 0; expiry < 5; expiry++) {
+      await new Promise((r) => setTimeout(r, 1_100)); // past the 1 s TTL: every copy has expired
+      const hosts = ["burst.example.com", ...Array.from({ length: 5 }, (_, i) => `r${expiry}-${i}.example.com`)];
+      const replies = await Promise.all([
+        ...Array.from({ length: 30 }, (_, i) => raw(port, get(hosts[i % hosts.length]!, "/.well-known/agent-card.json"))),
+        ...Array.from({ length: 10 }, (_, i) => raw(port, post(hosts[i % hosts.length]!, rpcBody(`b${i}`)))),
+      ]);
+      for (const reply of replies) statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+    }
+    console.info(`bursts over 5 expiries: ${JSON.stringify(Object.fromEntries(statuses))}`);
+    expect([...statuses.keys()]).toEqual([200]);
+  });
+
+  it("serves the card for every host when the default document is nested 5,000 levels deep", async () => {
+    const { port, kv } = await worker({ ORIGIN_URL: main.url, KV_CACHE_TTL: "0" });
+    await kv.put("default", `{"capabilities":{"extensions":[{"uri":"https://x.example/e","params":${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}}]}}`);
+    for (const host of ["one.example.com", "two.example.com"]) {
+      expect((await raw(port, get(host, "/.well-known/agent-card.json"))).status).toBe(200);
+      expect((await raw(port, get(host, "/", "Accept: text/html\r\n"))).status).toBe(200);
+      expect((await raw(port, post(host, rpcBody("deep")))).status).toBe(200);
+    }
+  });
+});
+
+describe("signatures only for named hosts", () => {
+  it("answers 404, never a signed card, for a Host outside HOST_ALLOWLIST", async () => {
+    const key = JSON.stringify({ kty: "OKP", crv: "Ed25519", kid: "k", d: "nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A", x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo" });
+    const { port } = await worker({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" });
+    const evil = await raw(port, get("evil.example.net", "/.well-known/agent-card.json"));
+    expect(evil.status).toBe(404);
+    expect(evil.body).not.toContain("signatures");
+    const good = await raw(port, get("agents.example.com", "/.well-known/agent-card.json"));
+    expect(JSON.parse(good.body).signatures).toHaveLength(1);
+    const unnamed = await worker({ CARD_SIGNING_KEY: key });
+    const refused = await raw(unnamed.port, get("evil.example.net", "/.well-known/agent-card.json"));
+    expect(refused.status).toBe(500);
+    expect(refused.body).toContain("HOST_ALLOWLIST or PUBLIC_BASE_URL");
+    expect(refused.body).not.toContain("nWGx");
+  });
+});
