@@ -1,12 +1,17 @@
 // Holes found from outside (issue 8), tried where they were found: raw bytes
 // on a socket to the built bundle in workerd (Miniflare, direct socket: no
 // proxy in front re-frames the request), with a real origin process counting
-// what reaches it. `wrangler dev`, which re-frames requests, has its own file
-// (dev-server-bodies.test.ts).
+// what reaches it; the host, KV and signing cases run again under `wrangler
+// dev` (what `npm run dev` runs). Body framing under `wrangler dev`, which
+// re-frames requests, has its own file (dev-server-bodies.test.ts).
 import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBundle, serveBundle } from "../../bench/lib";
+import { run, startWranglerDev } from "../support/processes";
 import { raw, rawExchange, writeChunked } from "../support/raw-http";
 
 interface CountingOrigin {
@@ -75,11 +80,34 @@ afterAll(async () => {
   for (const stop of stops.reverse()) await stop();
 });
 
-async function worker(bindings: Record<string, string>) {
+/** The built bundle in workerd (Miniflare, direct socket), with KV documents stored first. */
+async function worker(bindings: Record<string, string>, documents: Record<string, string> = {}) {
   const served = await serveBundle(bundle, bindings);
   stops.push(served.stop);
-  return { port: Number(served.url.port), kv: await served.mf.getKVNamespace("SKILLS") };
+  const kv = await served.mf.getKVNamespace("SKILLS");
+  for (const [key, text] of Object.entries(documents)) await kv.put(key, text);
+  return { port: Number(served.url.port) };
 }
+
+/** The worker under `wrangler dev`, with KV documents stored first by `wrangler kv key put --local`. */
+async function wranglerDev(bindings: Record<string, string>, documents: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "edge-dev-"));
+  const persist = join(dir, "state");
+  for (const [key, text] of Object.entries(documents)) {
+    const file = join(dir, `${key}.json`);
+    writeFileSync(file, text);
+    const put = await run("node_modules/.bin/wrangler", ["kv", "key", "put", key, "--path", file, "--binding", "SKILLS", "--local", "--persist-to", persist]);
+    expect(put.code, put.stderr).toBe(0);
+  }
+  const { dev, base } = await startWranglerDev(["--persist-to", persist, ...Object.entries(bindings).flatMap(([k, v]) => ["--var", `${k}:${v}`])]);
+  stops.push(dev.stop);
+  return { port: Number(new URL(base).port) };
+}
+
+const TARGETS = [
+  ["workerd (built bundle)", worker],
+  ["wrangler dev", wranglerDev],
+] as const;
 
 describe("request bodies on the wire", () => {
   it("caps a chunked body that also declares a small Content-Length, by bytes read: 413, nothing reaches the origin", async () => {
@@ -115,15 +143,12 @@ describe("request bodies on the wire", () => {
   });
 });
 
-describe("host case and trailing dots", () => {
+describe.each(TARGETS)("host case and trailing dots, %s", (_name, start) => {
   it("routes card and RPC of A.EXAMPLE.COM and a.example.com. exactly as a.example.com, allowlist included", async () => {
-    const { port, kv } = await worker({
-      ORIGIN_URL: main.url,
-      DOCUMENT_ORIGINS: new URL(other.url).origin,
-      HOST_ALLOWLIST: "a.example.com",
-      KV_CACHE_TTL: "0",
-    });
-    await kv.put("a.example.com", JSON.stringify({ name: "Agent A", originUrl: other.url }));
+    const { port } = await start(
+      { ORIGIN_URL: main.url, DOCUMENT_ORIGINS: new URL(other.url).origin, HOST_ALLOWLIST: "a.example.com", KV_CACHE_TTL: "0" },
+      { "a.example.com": JSON.stringify({ name: "Agent A", originUrl: other.url }) },
+    );
     for (const host of ["a.example.com", "A.EXAMPLE.COM", "a.example.com.", "A.Example.Com.:80"]) {
       const card = await raw(port, get(host, "/.well-known/agent-card.json", "A2A-Version: 1.0\r\n"));
       expect(card.status, host).toBe(200);
@@ -138,11 +163,12 @@ describe("host case and trailing dots", () => {
   });
 });
 
-describe("KV documents under concurrency and abuse", () => {
+describe.each(TARGETS)("KV documents under concurrency and abuse, %s", (_name, start) => {
   it("answers bursts at every expiry of the isolate's copy without a single 5xx", async () => {
-    const { port, kv } = await worker({ ORIGIN_URL: main.url, KV_CACHE_TTL: "1" });
-    await kv.put("default", JSON.stringify({ name: "Burst Agent" }));
-    await kv.put("burst.example.com", JSON.stringify({ name: "Burst Host" }));
+    const { port } = await start(
+      { ORIGIN_URL: main.url, KV_CACHE_TTL: "1" },
+      { default: JSON.stringify({ name: "Burst Agent" }), "burst.example.com": JSON.stringify({ name: "Burst Host" }) },
+    );
     const statuses = new Map<number, number>();
     for (let expiry = 0; expiry < 5; expiry++) {
       await new Promise((r) => setTimeout(r, 1_100)); // past the 1 s TTL: every copy has expired
@@ -153,13 +179,13 @@ describe("KV documents under concurrency and abuse", () => {
       ]);
       for (const reply of replies) statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
     }
-    console.info(`bursts over 5 expiries: ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.info(`${_name}: bursts over 5 expiries: ${JSON.stringify(Object.fromEntries(statuses))}`);
     expect([...statuses.keys()]).toEqual([200]);
   });
 
   it("serves the card for every host when the default document is nested 5,000 levels deep", async () => {
-    const { port, kv } = await worker({ ORIGIN_URL: main.url, KV_CACHE_TTL: "0" });
-    await kv.put("default", `{"capabilities":{"extensions":[{"uri":"https://x.example/e","params":${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}}]}}`);
+    const deep = `{"capabilities":{"extensions":[{"uri":"https://x.example/e","params":${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}}]}}`;
+    const { port } = await start({ ORIGIN_URL: main.url, KV_CACHE_TTL: "0" }, { default: deep });
     for (const host of ["one.example.com", "two.example.com"]) {
       expect((await raw(port, get(host, "/.well-known/agent-card.json"))).status).toBe(200);
       expect((await raw(port, get(host, "/", "Accept: text/html\r\n"))).status).toBe(200);
@@ -168,16 +194,16 @@ describe("KV documents under concurrency and abuse", () => {
   });
 });
 
-describe("signatures only for named hosts", () => {
+describe.each(TARGETS)("signatures only for named hosts, %s", (_name, start) => {
   it("answers 404, never a signed card, for a Host outside HOST_ALLOWLIST", async () => {
     const key = JSON.stringify({ kty: "OKP", crv: "Ed25519", kid: "k", d: "nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A", x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo" });
-    const { port } = await worker({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" });
+    const { port } = await start({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" });
     const evil = await raw(port, get("evil.example.net", "/.well-known/agent-card.json"));
     expect(evil.status).toBe(404);
     expect(evil.body).not.toContain("signatures");
     const good = await raw(port, get("agents.example.com", "/.well-known/agent-card.json"));
     expect(JSON.parse(good.body).signatures).toHaveLength(1);
-    const unnamed = await worker({ CARD_SIGNING_KEY: key });
+    const unnamed = await start({ CARD_SIGNING_KEY: key });
     const refused = await raw(unnamed.port, get("evil.example.net", "/.well-known/agent-card.json"));
     expect(refused.status).toBe(500);
     expect(refused.body).toContain("HOST_ALLOWLIST or PUBLIC_BASE_URL");

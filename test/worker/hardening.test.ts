@@ -149,7 +149,7 @@ describe("one meaning per request", () => {
     const text = '{"jsonrpc":"2.0","id":1,"method":"GetTask"}';
     const body = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]);
     await callVia(origin, `${PUBLIC}/`, { method: "POST", headers: { "content-type": "application/json" }, body }, env());
-    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(origin.bodies[0])).toBe(text);
+    expect(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(origin.bodies[0])).toBe(text);
   });
 });
 
