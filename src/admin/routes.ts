@@ -118,24 +118,11 @@ function parseDocument(text: string): ReturnType<typeof parseCardSourceText> {
   }
 }
 
-/** Per isolate: the newest version primed per key, so that concurrent writes answered out of order never prime an older one. */
-const primed = new WeakMap<Runtime, Map<string, number>>();
-
-function primeNewest(runtime: Runtime, key: string, version: number, text: string | null, source: CardSource | null): void {
-  let versions = primed.get(runtime);
-  if (!versions) primed.set(runtime, (versions = new Map()));
-  if ((versions.get(key) ?? 0) > version) return;
-  versions.delete(key);
-  versions.set(key, version);
-  if (versions.size > 1024) versions.delete(versions.keys().next().value!);
-  runtime.store.prime(key, text, source);
-}
-
 async function changed(c: Context<AdminEnv>, key: string, action: DocumentAction, written: Version): Promise<Response> {
   const runtime = c.get("runtime");
   const { text } = written;
   const parsed = text === null ? null : parseDocument(text);
-  primeNewest(runtime, key, written.version, text, parsed?.ok ? parsed.value : null);
+  runtime.store.prime(key, text, parsed?.ok ? parsed.value : null);
   const base = baseFor(c, key);
   // The document just written, or (after a delete) what the key now falls back to.
   const source = parsed?.ok ? parsed.value : await runtime.store.lookup(key);

@@ -41,6 +41,8 @@ describe("document versions and ETags", () => {
     expect(e2).toMatch(/^"2-[0-9a-f]{12}"$/);
     expect(e1.slice(3)).toBe(e2.slice(3)); // same bytes, same hash: the version number keeps them apart
     expect(await current(call, h)).toEqual({ status: 200, etag: e2, body: { name: "Same" } });
+    // KV carries the version's ETag as metadata (how the log tells its own writes from outside ones).
+    expect((await kv.getWithMetadata(h)).metadata).toEqual({ etag: e2 });
     const revalidated = await call(doc(h), { headers: { "if-none-match": e2 } });
     expect(revalidated.status).toBe(304);
     expect(revalidated.headers.get("etag")).toBe(e2);
@@ -122,6 +124,7 @@ describe("document versions and ETags", () => {
     expect(byVersion.map((w) => w.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(await kvDocument(h)).toEqual({ name: byVersion[9]!.name });
     expect((await current(call, h)).body).toEqual({ name: byVersion[9]!.name });
+    expect(await cardName(call, h)).toBe(byVersion[9]!.name);
   });
 
   it("two concurrent rollbacks are both applied in order (two swaps); with the same If-Match one gets 412", async () => {
