@@ -1,23 +1,27 @@
 // The admin API (under ADMIN_PATH, bearer ADMIN_TOKEN; absent when the token is
 // unset): read, replace, delete and roll back the card-source document of
-// `default` or of a hostname, and list the configured hosts. Every write keeps
-// the replaced document as the key's previous version, writes it first, and
-// leaves the current document untouched when anything fails.
+// `default` or of a hostname, and list the configured hosts. Every read and
+// write of a document goes through its key's DocumentLog (a Durable Object):
+// versions with ETags, If-Match / If-None-Match, one write at a time, each
+// published to KV whole or not at all.
 import { Hono, type Context } from "hono";
 import { CARD_VARIANTS, type CardVariant } from "../card/render";
 import { parseCardSourceText, type CardSource } from "../card/source";
 import { DEFAULT_KEY, isDocumentKey } from "../card/store";
 import { errorResponse, HttpError, renderError } from "../errors";
+import { readBody } from "../http/body";
+import { ifNoneMatchHits } from "../http/etag";
 import { publicBaseUrl } from "../http/public-base";
 import { requestTarget } from "../http/request-url";
 import { log } from "../log";
 import { runtimeFor, type Runtime, type RuntimeDeps } from "../runtime";
+import { LEGACY_PREVIOUS_PREFIX, MAX_DOCUMENT_BYTES, type DocumentAction, type DocumentLog, type Failure, type Preconditions, type Version, type VersionSummary, type WriteRequest } from "./document-log";
+import { parseEntityTags } from "./preconditions";
 import { notifyRegistries } from "./webhooks";
 
 type AdminEnv = { Bindings: Env; Variables: { runtime: Runtime } };
 
-const PREVIOUS_PREFIX = "previous:";
-const MAX_DOCUMENT_BYTES = 1024 * 1024;
+const INVALID_DOCUMENT = "The document is not a valid card-source document; nothing was written";
 
 /** Constant-time: both sides are hashed to 32 bytes, then compared in full. */
 async function tokenMatches(expected: string, provided: string): Promise<boolean> {
@@ -42,15 +46,6 @@ function kvOf(runtime: Runtime): KVNamespace {
   return runtime.kv;
 }
 
-async function kvWrite(what: string, action: () => Promise<unknown>): Promise<void> {
-  try {
-    await action();
-  } catch (error) {
-    log("error", "admin_write_failed", { what, error: (error as Error).name });
-    throw new HttpError(503, "The KV write failed; the current document is unchanged");
-  }
-}
-
 /** The public base the key's card is served under (PUBLIC_BASE_URL wins, as for requests). */
 function baseFor(c: Context<AdminEnv>, key: string): string {
   const { config } = c.get("runtime");
@@ -66,19 +61,83 @@ async function describeCard(runtime: Runtime, source: CardSource, base: string) 
   return { etags, card: (await runtime.card(source, base, "hybrid")).card };
 }
 
-async function changed(c: Context<AdminEnv>, key: string, action: string, text: string | null): Promise<Response> {
+/** The key's DocumentLog: one Durable Object per key, so writes to different hosts never wait on each other. */
+function documentLog(c: Context<AdminEnv>, key: string): DurableObjectStub<DocumentLog> {
+  const namespace = c.env.ADMIN_DOCUMENTS as DurableObjectNamespace<DocumentLog> | undefined;
+  if (!namespace) throw new HttpError(503, "The ADMIN_DOCUMENTS Durable Object is not bound");
+  return namespace.get(namespace.idFromName(key));
+}
+
+/** A call to the log; a failure to reach it leaves the outcome unknown, and says so. */
+async function logCall<T>(call: () => Promise<unknown>): Promise<T> {
+  let outcome: T | Failure;
+  try {
+    outcome = (await call()) as T | Failure;
+  } catch (error) {
+    log("error", "admin_log_unreachable", { error: (error as Error).name });
+    throw new HttpError(503, "The document log did not answer; GET the document to see whether the write was applied");
+  }
+  if ((outcome as Failure).ok === false) {
+    const failure = outcome as Failure;
+    throw new HttpError(failure.status, failure.message);
+  }
+  return outcome as T;
+}
+
+/** If-Match / If-None-Match as the log evaluates them; a malformed field is a 400. */
+function preconditionsOf(c: Context<AdminEnv>): Preconditions {
+  const ifMatch = parseEntityTags(c.req.header("if-match"));
+  const ifNoneMatch = parseEntityTags(c.req.header("if-none-match"));
+  if (ifMatch === null) throw new HttpError(400, 'If-Match must be * or a list of entity-tags such as "3-0a1b2c3d4e5f"');
+  if (ifNoneMatch === null) throw new HttpError(400, 'If-None-Match must be * or a list of entity-tags such as "3-0a1b2c3d4e5f"');
+  return { ifMatch, ifNoneMatch };
+}
+
+/** The body as text: at most 1 MiB counted in bytes read (whatever Content-Length says), within BODY_TIMEOUT_MS, strict UTF-8. */
+async function documentText(c: Context<AdminEnv>): Promise<string> {
+  const read = await readBody(c.req.raw.body, { maxBytes: MAX_DOCUMENT_BYTES, timeoutMs: c.get("runtime").config.bodyTimeoutMs });
+  if (!read.ok) {
+    if (read.reason === "too_large") throw new HttpError(413, "The document is larger than 1 MiB");
+    if (read.reason === "timeout") throw new HttpError(408, "The document did not arrive in time");
+    throw new HttpError(400, "The request body could not be read");
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(read.bytes);
+  } catch {
+    throw new HttpError(400, "The document is not valid UTF-8; nothing was written");
+  }
+}
+
+/** Validation that never escapes as a 500: whatever the parser throws (a pathological document) is an invalid document. */
+function parseDocument(text: string): ReturnType<typeof parseCardSourceText> {
+  try {
+    return parseCardSourceText(text);
+  } catch (error) {
+    log("warn", "admin_document_unparsable", { error: (error as Error).name, bytes: text.length });
+    return { ok: false, issues: [{ path: "", message: "the document could not be validated (too deeply nested or too complex)" }] };
+  }
+}
+
+async function changed(c: Context<AdminEnv>, key: string, action: DocumentAction, written: Version): Promise<Response> {
   const runtime = c.get("runtime");
-  const parsed = text === null ? null : parseCardSourceText(text);
+  const { text } = written;
+  const parsed = text === null ? null : parseDocument(text);
   runtime.store.prime(key, text, parsed?.ok ? parsed.value : null);
   const base = baseFor(c, key);
   // The document just written, or (after a delete) what the key now falls back to.
   const source = parsed?.ok ? parsed.value : await runtime.store.lookup(key);
-  const { etags, card } = await describeCard(runtime, source, base);
+  const { etags: cardEtags, card } = await describeCard(runtime, source, base);
   log("info", "admin_document_changed", { key, action });
   if (runtime.config.registryWebhooks.length > 0) {
-    c.executionCtx.waitUntil(notifyRegistries(runtime, { type: "agent-card.updated", host: key, action, etag: etags.hybrid, card }));
+    c.executionCtx.waitUntil(notifyRegistries(runtime, { type: "agent-card.updated", host: key, action, etag: cardEtags.hybrid, card }));
   }
-  return c.json({ key, action, etags }, 200, { etag: etags.hybrid });
+  return c.json({ key, action, etag: written.etag, cardEtags }, 200, { etag: written.etag });
+}
+
+/** PUT, DELETE and rollback: the log checks the preconditions and writes; this side describes the new card. */
+async function write(c: Context<AdminEnv>, key: string, request: WriteRequest): Promise<Response> {
+  const written = await logCall<Version>(() => documentLog(c, key).write(request));
+  return changed(c, key, request.action, written);
 }
 
 export function createAdminApp(deps: RuntimeDeps): Hono<AdminEnv> {
@@ -103,7 +162,8 @@ export function createAdminApp(deps: RuntimeDeps): Hono<AdminEnv> {
     let cursor: string | undefined;
     for (let page = 0; page < 20; page++) {
       const listed: KVNamespaceListResult<unknown, string> = await kvOf(runtime).list(cursor ? { cursor } : {});
-      keys.push(...listed.keys.map((k) => k.name).filter((name) => !name.startsWith(PREVIOUS_PREFIX)));
+      // `previous:<key>` values are the old admin API's; the log adopted them.
+      keys.push(...listed.keys.map((k) => k.name).filter((name) => !name.startsWith(LEGACY_PREVIOUS_PREFIX)));
       if (listed.list_complete) break;
       cursor = listed.cursor;
     }
@@ -113,51 +173,36 @@ export function createAdminApp(deps: RuntimeDeps): Hono<AdminEnv> {
 
   admin.get("/documents/:key", async (c) => {
     const key = documentKey(c.req.param("key"), c.get("runtime"));
-    const text = await kvOf(c.get("runtime")).get(key);
-    if (text === null) throw new HttpError(404, `No document is stored for ${key}`);
-    return new Response(text, { headers: { "content-type": "application/json" } });
+    const current = await logCall<Version & { text: string }>(() => documentLog(c, key).read(key));
+    const headers = { etag: current.etag, "cache-control": "no-store" };
+    if (ifNoneMatchHits(c.req.header("if-none-match") ?? null, current.etag)) return new Response(null, { status: 304, headers });
+    return new Response(current.text, { headers: { ...headers, "content-type": "application/json" } });
+  });
+
+  admin.get("/documents/:key/versions", async (c) => {
+    const key = documentKey(c.req.param("key"), c.get("runtime"));
+    const { versions } = await logCall<{ versions: VersionSummary[] }>(() => documentLog(c, key).history(key));
+    return c.json({ key, versions }, 200, { "cache-control": "no-store" });
   });
 
   admin.put("/documents/:key", async (c) => {
     const key = documentKey(c.req.param("key"), c.get("runtime"));
-    const kv = kvOf(c.get("runtime"));
-    if (Number(c.req.header("content-length") ?? 0) > MAX_DOCUMENT_BYTES) throw new HttpError(413, "The document is larger than 1 MiB");
-    const text = await c.req.text();
-    if (text.length > MAX_DOCUMENT_BYTES) throw new HttpError(413, "The document is larger than 1 MiB");
-    const parsed = parseCardSourceText(text);
-    if (!parsed.ok) throw new HttpError(422, "The document is not a valid card-source document; nothing was written", {}, parsed.issues);
-    const current = await kv.get(key);
-    if (current !== null) await kvWrite("previous", () => kv.put(`${PREVIOUS_PREFIX}${key}`, current));
-    await kvWrite("document", () => kv.put(key, text));
-    return changed(c, key, "put", text);
+    const preconditions = preconditionsOf(c);
+    const text = await documentText(c);
+    const parsed = parseDocument(text);
+    if (!parsed.ok) throw new HttpError(422, INVALID_DOCUMENT, {}, parsed.issues);
+    return write(c, key, { key, action: "put", text, preconditions });
   });
 
   admin.delete("/documents/:key", async (c) => {
     const key = documentKey(c.req.param("key"), c.get("runtime"));
-    const kv = kvOf(c.get("runtime"));
-    const current = await kv.get(key);
-    if (current === null) throw new HttpError(404, `No document is stored for ${key}`);
-    await kvWrite("previous", () => kv.put(`${PREVIOUS_PREFIX}${key}`, current));
-    await kvWrite("document", () => kv.delete(key));
-    return changed(c, key, "delete", null);
+    return write(c, key, { key, action: "delete", preconditions: preconditionsOf(c) });
   });
 
   /** Restores the previous version; the replaced one becomes the previous (a second rollback redoes). */
   admin.post("/documents/:key/rollback", async (c) => {
     const key = documentKey(c.req.param("key"), c.get("runtime"));
-    const kv = kvOf(c.get("runtime"));
-    const [previous, current] = await Promise.all([kv.get(`${PREVIOUS_PREFIX}${key}`), kv.get(key)]);
-    if (previous === null) throw new HttpError(404, `No previous version is stored for ${key}`);
-    await kvWrite("document", () => kv.put(key, previous));
-    try {
-      await (current === null ? kv.delete(`${PREVIOUS_PREFIX}${key}`) : kv.put(`${PREVIOUS_PREFIX}${key}`, current));
-    } catch (error) {
-      // Undo the first write so that nothing is lost: the rollback did not happen.
-      log("error", "admin_write_failed", { what: "previous", error: (error as Error).name });
-      await kvWrite("undo", () => (current === null ? kv.delete(key) : kv.put(key, current)));
-      throw new HttpError(503, "The KV write failed; the current document is unchanged");
-    }
-    return changed(c, key, "rollback", previous);
+    return write(c, key, { key, action: "rollback", preconditions: preconditionsOf(c) });
   });
 
   admin.notFound(() => errorResponse(404, "Not found"));

@@ -1,49 +1,9 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { createWorker } from "../../src/app";
+import { describe, expect, it, vi } from "vitest";
 import bundled from "../../skills.json";
-import { CARD, fakeOrigin, makeEnv, type FakeOrigin } from "../support/worker";
+import { adminWorker as worker, cardName, kv, put, TOKEN, useHosts, type Written } from "../support/admin";
+import { CARD, fakeOrigin } from "../support/worker";
 
-const TOKEN = "admin-token-0123456789abcdef";
-const kv = env.SKILLS;
-const used: string[] = [];
-afterEach(async () => {
-  await Promise.all(used.splice(0).flatMap((k) => [kv.delete(k), kv.delete(`previous:${k}`)]));
-  vi.restoreAllMocks();
-});
-
-function host(name: string): string {
-  const h = `${name}-${crypto.randomUUID().slice(0, 8)}.example.com`;
-  used.push(h);
-  return h;
-}
-
-function worker(overrides: Record<string, unknown> = {}, origin: Pick<FakeOrigin, "fetch"> = fakeOrigin(() => new Response("ok"))) {
-  const w = createWorker({ fetch: origin.fetch });
-  const workerEnv = makeEnv({ ADMIN_TOKEN: TOKEN, ...overrides });
-  return async (url: string, init: RequestInit = {}, auth: string | null = `Bearer ${TOKEN}`) => {
-    const headers = new Headers(init.headers);
-    if (auth) headers.set("authorization", auth);
-    const ctx = createExecutionContext();
-    const response = await w.fetch!(new Request(url, { ...init, headers }) as never, workerEnv, ctx);
-    await waitOnExecutionContext(ctx);
-    return response;
-  };
-}
-
-/** The real namespace, except that writes to `failingKey` fail. */
-function failingPutsTo(failingKey: string): KVNamespace {
-  return {
-    get: (k: string, o?: never) => kv.get(k, o),
-    put: (k: string, v: string) => (k === failingKey ? Promise.reject(new Error("KV unavailable")) : kv.put(k, v)),
-    delete: (k: string) => kv.delete(k),
-    list: () => kv.list(),
-  } as unknown as KVNamespace;
-}
-
-const put = (doc: unknown) => ({ method: "PUT", headers: { "content-type": "application/json" }, body: typeof doc === "string" ? doc : JSON.stringify(doc) });
-const cardName = async (call: ReturnType<typeof worker>, h: string) => ((await (await call(`https://${h}${CARD}`, {}, null)).json()) as { name: string }).name;
+const { host, used } = useHosts();
 
 describe("admin API", () => {
   it("does not exist without ADMIN_TOKEN", async () => {
@@ -65,19 +25,23 @@ describe("admin API", () => {
     expect((await call("https://a.example.com/_admin/hosts", {}, `bearer ${TOKEN}`)).status).toBe(200); // RFC 9110 §11.1
   });
 
-  it("PUT validates, writes, answers with the new card's ETag, and the card changes at once", async () => {
+  it("PUT validates, writes, answers with the version's ETag and the cards' ETags, and the card changes at once", async () => {
     const call = worker();
     const h = host("put");
     const response = await call(`https://x.example.com/_admin/documents/${h}`, put({ name: "Pushed Agent" }));
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { etags: Record<string, string> };
-    expect(Object.keys(body.etags).sort()).toEqual(["hybrid", "legacy", "v0.3", "v1"]);
-    expect(response.headers.get("etag")).toBe(body.etags.hybrid);
+    const body = (await response.json()) as Written;
+    expect(body).toMatchObject({ key: h, action: "put" });
+    expect(Object.keys(body.cardEtags).sort()).toEqual(["hybrid", "legacy", "v0.3", "v1"]);
+    expect(body.etag).toMatch(/^"1-[0-9a-f]{12}"$/);
+    expect(response.headers.get("etag")).toBe(body.etag);
     const card = await call(`https://${h}${CARD}`, {}, null);
-    expect(card.headers.get("etag")).toBe(body.etags.hybrid);
+    expect(card.headers.get("etag")).toBe(body.cardEtags.hybrid);
     expect(((await card.json()) as { name: string }).name).toBe("Pushed Agent");
     expect(JSON.parse((await kv.get(h))!)).toEqual({ name: "Pushed Agent" });
-    expect(await (await call(`https://x.example.com/_admin/documents/${h}`)).json()).toEqual({ name: "Pushed Agent" });
+    const read = await call(`https://x.example.com/_admin/documents/${h}`);
+    expect(read.headers.get("etag")).toBe(body.etag);
+    expect(await read.json()).toEqual({ name: "Pushed Agent" });
   });
 
   it("PUT refuses an invalid document with 422 and the zod issues, writing nothing", async () => {
@@ -92,7 +56,9 @@ describe("admin API", () => {
       expect(error.details.length).toBeGreaterThan(0);
     }
     expect(JSON.parse((await kv.get(h))!)).toEqual({ name: "Before" });
-    expect(await kv.get(`previous:${h}`)).toBeNull();
+    // Nothing written: the log holds only what it adopted from KV (on its first read).
+    const { versions } = (await (await call(`https://x.example.com/_admin/documents/${h}/versions`)).json()) as { versions: { origin: string }[] };
+    expect(versions.map((v) => v.origin)).toEqual(["adopted"]);
   });
 
   it("keeps the previous version: DELETE falls back, rollback restores, a second rollback redoes", async () => {
@@ -108,6 +74,7 @@ describe("admin API", () => {
     expect((await call(`https://x.example.com/_admin/documents/${h}`, { method: "DELETE" })).status).toBe(200);
     expect(await cardName(call, h)).toBe(bundled.name);
     expect((await call(`https://x.example.com/_admin/documents/${h}`)).status).toBe(404);
+    expect((await call(`https://x.example.com/_admin/documents/${h}`, { method: "DELETE" })).status).toBe(404);
     await call(`https://x.example.com/_admin/documents/${h}/rollback`, { method: "POST" });
     expect(await cardName(call, h)).toBe("V2");
   });
@@ -120,40 +87,17 @@ describe("admin API", () => {
     }
   });
 
-  it("leaves the current document intact when a KV write fails", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => {});
-    const h = host("failing");
-    await kv.put(h, JSON.stringify({ name: "Intact" }));
-    const call = worker({ SKILLS: failingPutsTo(h) });
-    const response = await call(`https://x.example.com/_admin/documents/${h}`, put({ name: "Never" }));
-    expect(response.status).toBe(503);
-    expect(JSON.parse((await kv.get(h))!)).toEqual({ name: "Intact" });
-    expect(await cardName(call, h)).toBe("Intact");
-  });
-
-  it("undoes a rollback whose second write fails, so nothing is lost", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => {});
-    vi.spyOn(console, "log").mockImplementation(() => {});
-    const h = host("undo");
-    await kv.put(h, JSON.stringify({ name: "Current" }));
-    await kv.put(`previous:${h}`, JSON.stringify({ name: "Previous" }));
-    const call = worker({ SKILLS: failingPutsTo(`previous:${h}`) });
-    expect((await call(`https://x.example.com/_admin/documents/${h}/rollback`, { method: "POST" })).status).toBe(503);
-    expect(JSON.parse((await kv.get(h))!)).toEqual({ name: "Current" });
-    expect(JSON.parse((await kv.get(`previous:${h}`))!)).toEqual({ name: "Previous" });
-  });
-
   it("describes the document it wrote, not the requesting host's", async () => {
     const call = worker();
     const own = host("own");
     await call(`https://x.example.com/_admin/documents/${own}`, put({ name: "Own" }));
     // PUT default through a host that has its own document: the ETags are of the default card.
-    const response = await call(`https://${own}/_admin/documents/default`, put({ name: "New Default" }));
     used.push("default");
-    const { etags } = (await response.json()) as { etags: Record<string, string> };
+    const response = await call(`https://${own}/_admin/documents/default`, put({ name: "New Default" }));
+    const { cardEtags } = (await response.json()) as Written;
     const served = await call(`https://${own}${CARD}`, {}, null);
     expect(((await served.json()) as { name: string }).name).toBe("Own");
-    expect(etags.hybrid).not.toBe(served.headers.get("etag"));
+    expect(cardEtags.hybrid).not.toBe(served.headers.get("etag"));
   });
 
   it("refuses documents for hosts outside HOST_ALLOWLIST", async () => {
@@ -167,6 +111,7 @@ describe("admin API", () => {
   it("lists the configured hosts and the allowlist", async () => {
     const h = host("listed");
     const call = worker({ HOST_ALLOWLIST: `b.example.com,a.example.com,${h}` });
+    await kv.put(`previous:${h}`, JSON.stringify({ name: "Old" })); // the old admin API's internal key
     await call(`https://x.example.com/_admin/documents/${h}`, put({ name: "Listed" }));
     const body = (await (await call("https://x.example.com/_admin/hosts")).json()) as { hosts: string[]; allowlist: string[] };
     expect(body.hosts).toContain(h);
