@@ -1,4 +1,8 @@
 // Hostile input, property-based (fast-check), inside workerd.
+// Generators (test/support/arbitraries.ts) mix well-formed inputs, targeted
+// mutations of them with the exact verdict expected, and noise; every property
+// counts what it saw and asserts that the accept path was reached (the shares
+// are attached to each test as an annotation: `--reporter=verbose` prints them).
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildCard, CARD_VARIANTS } from "../../src/card/render";
@@ -6,111 +10,70 @@ import { parseCardSource } from "../../src/card/source";
 import { CONFIG_VARIABLES, parseConfig } from "../../src/config";
 import { validateRpcRequest } from "../../src/rpc/validate";
 import bundled from "../../skills.json";
+import {
+  documentArb,
+  documentFeatures,
+  expectedVerdict,
+  invalidUtf8Arb,
+  mutatedDocumentArb,
+  rpcCaseArb,
+  rpcRequestArb,
+  Tally,
+  withInvalidUtf8,
+  type RpcCase,
+  type Verdict,
+} from "../support/arbitraries";
 import { nullPaths, schemaErrors } from "../support/schemas";
 import { callVia, CARD, fakeOrigin, makeEnv } from "../support/worker";
 
 const RUNS = { numRuns: 150 };
 afterEach(() => vi.restoreAllMocks());
 
-// ---- documents ----
-
-const text = fc.string({ minLength: 1, maxLength: 40, unit: "grapheme" });
-const url = fc.webUrl({ withQueryParameters: true, withFragments: false }).filter((u) => /^https?:/.test(u));
-const mediaType = fc.constantFrom("text/plain", "application/json", "image/png", "text/calendar", "application/vnd.acme+json");
-const scopes = fc.dictionary(fc.string({ minLength: 1, maxLength: 10 }), fc.string({ maxLength: 20 }), { maxKeys: 3 });
-const scheme = fc.oneof(
-  fc.record({ type: fc.constant("apiKey"), in: fc.constantFrom("header", "query", "cookie"), name: text }, { requiredKeys: ["type", "in", "name"] }),
-  fc.record({ type: fc.constant("http"), scheme: fc.constantFrom("bearer", "basic"), bearerFormat: text, description: text }, { requiredKeys: ["type", "scheme"] }),
-  fc.record({ type: fc.constant("openIdConnect"), openIdConnectUrl: url }),
-  fc.record({ type: fc.constant("mutualTLS"), description: text }, { requiredKeys: ["type"] }),
-  fc.record({
-    type: fc.constant("oauth2"),
-    flows: fc.oneof(
-      fc.record({ clientCredentials: fc.record({ tokenUrl: url, scopes }) }),
-      fc.record({ authorizationCode: fc.record({ authorizationUrl: url, tokenUrl: url, scopes, pkceRequired: fc.boolean() }, { requiredKeys: ["authorizationUrl", "tokenUrl", "scopes"] }) }),
-      fc.record({ deviceCode: fc.record({ deviceAuthorizationUrl: url, tokenUrl: url, scopes }) }),
-    ),
-  }),
-);
-
-/** Documents the schema should accept: optional fields present or not, unicode everywhere. */
-const documentArb = fc
-  .record(
-    {
-      name: text,
-      description: text,
-      version: text,
-      provider: fc.record({ organization: text, url }),
-      documentationUrl: url,
-      iconUrl: url,
-      capabilities: fc.record(
-        {
-          streaming: fc.boolean(),
-          pushNotifications: fc.boolean(),
-          stateTransitionHistory: fc.boolean(),
-          extendedAgentCard: fc.boolean(),
-          extensions: fc.array(fc.record({ uri: url, description: text, required: fc.boolean(), params: fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.array(fc.string(), { maxLength: 2 }))) }, { requiredKeys: ["uri"] }), { maxLength: 2 }),
-        },
-        { requiredKeys: [] },
-      ),
-      defaultInputModes: fc.array(mediaType, { minLength: 1, maxLength: 3 }),
-      defaultOutputModes: fc.array(mediaType, { minLength: 1, maxLength: 3 }),
-      securitySchemes: fc.dictionary(fc.constantFrom("a", "b", "c"), scheme, { maxKeys: 3 }),
-      skills: fc.uniqueArray(
-        fc.record(
-          {
-            name: text,
-            id: fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/),
-            description: text,
-            tags: fc.array(text, { minLength: 1, maxLength: 3 }),
-            examples: fc.array(fc.string({ maxLength: 30 }), { maxLength: 3 }),
-            inputModes: fc.array(mediaType, { minLength: 1, maxLength: 2 }),
-            outputModes: fc.array(mediaType, { minLength: 1, maxLength: 2 }),
-          },
-          { requiredKeys: ["name"] },
-        ),
-        { maxLength: 6, selector: (s) => s.name, comparator: "SameValue" },
-      ),
-    },
-    { requiredKeys: [] },
-  )
-  .map((doc) => {
-    // Requirements may only name declared schemes, and explicit ids must be unique.
-    const names = Object.keys(doc.securitySchemes ?? {});
-    const ids = new Set<string>();
-    const skills = doc.skills?.map((s) => {
-      if (s.id === undefined || ids.has(s.id)) {
-        const { id: _id, ...rest } = s;
-        return rest;
-      }
-      ids.add(s.id);
-      return s;
-    });
-    return { ...doc, ...(skills ? { skills } : {}), ...(names.length ? { security: [Object.fromEntries(names.map((n) => [n, []]))] } : {}) };
-  });
-
 const hostname = fc.domain();
 
+/** Every property must reach its accept path in a meaningful share of runs. */
+const MIN_ACCEPT_SHARE = 0.3;
+
 describe("documents", () => {
-  it("any accepted document renders, for every variant and any hostname, a schema-valid card without null", () => {
+  it("any accepted document renders, for every variant and any hostname, a schema-valid card without null", async ({ annotate }) => {
+    const tally = new Tally();
     fc.assert(
       fc.property(documentArb, hostname, fc.constantFrom("/", "/a2a", "/x/y"), (doc, host, rpcPath) => {
+        const features = documentFeatures(doc);
+        tally.add(...Object.entries(features).filter(([, on]) => on).map(([name]) => `with ${name}`));
         const parsed = parseCardSource(doc);
         if (!parsed.ok) throw new Error(`generated document rejected: ${JSON.stringify(parsed.issues)}`);
         for (const variant of CARD_VARIANTS) {
           const card = buildCard(parsed.value, { rpcUrl: `https://${host}${rpcPath}`, protocolVersions: ["1.0", "0.3"] }, variant);
           expect(nullPaths(card)).toEqual([]);
           expect(variant === "v1" ? schemaErrors.v1Card(card) : schemaErrors.v03Card(card)).toEqual([]);
+          expect((card as { skills: unknown[] }).skills).toHaveLength(parsed.value.skills.length);
         }
       }),
       RUNS,
     );
+    await annotate(tally.toString(), "shares");
+    for (const feature of ["with skills", "with schemes", "with extensions"]) expect(tally.share(feature), tally.toString()).toBeGreaterThanOrEqual(MIN_ACCEPT_SHARE);
   });
 
-  it("any JSON value the schema accepts renders valid cards too; parsing never throws", () => {
+  it("accepts valid documents, refuses each targeted defect at its path, and never throws on arbitrary JSON", async ({ annotate }) => {
+    const tally = new Tally();
+    const input = fc.oneof(
+      { weight: 5, arbitrary: documentArb.map((value) => ({ kind: "valid", value, path: undefined })) },
+      { weight: 4, arbitrary: mutatedDocumentArb },
+      { weight: 1, arbitrary: fc.oneof(fc.jsonValue(), fc.object({ values: [fc.jsonValue()] })).map((value) => ({ kind: "arbitrary JSON", value, path: undefined })) },
+    );
     fc.assert(
-      fc.property(fc.oneof(fc.jsonValue(), fc.object({ values: [fc.jsonValue()] })), (value) => {
+      fc.property(input, ({ kind, value, path }) => {
         const parsed = parseCardSource(value);
+        const trivial = documentFeatures(value).trivial;
+        tally.add(kind === "valid" || kind === "arbitrary JSON" ? kind : "mutated", ...(parsed.ok ? [trivial ? "accepted {}" : "accepted non-trivial"] : []));
+        if (kind === "valid") expect(parsed.ok, JSON.stringify(parsed)).toBe(true);
+        if (path !== undefined) {
+          // A mutation of a valid document: refused, and the issue names the defect.
+          expect(parsed.ok, kind).toBe(false);
+          if (!parsed.ok) expect(parsed.issues.map((i) => i.path), kind).toContain(path);
+        }
         if (!parsed.ok) return;
         for (const variant of CARD_VARIANTS) {
           // Without 0.3 served, every variant is the strict 1.0 card.
@@ -118,16 +81,18 @@ describe("documents", () => {
           expect(schemaErrors.v1Card(card)).toEqual([]);
         }
       }),
-      RUNS,
+      { numRuns: 300 },
     );
+    await annotate(tally.toString(), "shares");
+    expect(tally.share("accepted non-trivial"), tally.toString()).toBeGreaterThanOrEqual(MIN_ACCEPT_SHARE);
+    expect(tally.share("mutated"), tally.toString()).toBeGreaterThanOrEqual(0.2);
   });
 
   it("a document the schema rejects is never served: the card falls back", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const rejected = fc.oneof(
+      mutatedDocumentArb.map((m) => m.value),
       fc.jsonValue().filter((v) => !parseCardSource(v).ok),
-      documentArb.map((doc) => ({ ...doc, name: "" })),
-      documentArb.map((doc) => ({ ...doc, skills: [{ name: "dup" }, { name: "dup" }] })),
       fc.string().map((s) => `{${s}`),
     );
     await fc.assert(
@@ -140,6 +105,18 @@ describe("documents", () => {
         expect(((await response.json()) as { name: string }).name).toBe(bundled.name);
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it("a valid document in KV is served (control for the fallback above)", async () => {
+    await fc.assert(
+      fc.asyncProperty(documentArb.filter((d) => typeof d.name === "string"), async (doc) => {
+        const kv = { get: async () => JSON.stringify(doc) } as unknown as KVNamespace;
+        const response = await callVia(fakeOrigin(() => new Response("unused")), `https://victim.example.com${CARD}`, {}, makeEnv({ SKILLS: kv }));
+        expect(response.status).toBe(200);
+        expect(((await response.json()) as { name: string }).name).toBe(doc.name);
+      }),
+      { numRuns: 30 },
     );
   });
 });
@@ -159,31 +136,52 @@ describe("configuration", () => {
   });
 });
 
+/** The verdict for raw bytes, decided in the test: strict UTF-8 (a BOM is dropped), JSON, then the envelope. */
+function verdictOfBytes(body: Uint8Array): Verdict {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(body);
+  } catch {
+    return { ok: false, code: -32700, id: null };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, code: -32700, id: null };
+  }
+  return expectedVerdict(value);
+}
+
+function verdictOf(result: ReturnType<typeof validateRpcRequest>): Verdict {
+  return result.ok ? { ok: true, id: result.id, method: result.method } : { ok: false, code: result.error.code as -32700, id: result.id };
+}
+
 describe("the JSON-RPC validator", () => {
   const bytes = (s: string) => new TextEncoder().encode(s);
 
-  it("never throws on arbitrary bytes and always answers a valid verdict", () => {
+  it("answers arbitrary bytes with exactly the verdict of strict UTF-8 + JSON + the envelope rules, without throwing", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 512 }), (body) => {
-        const verdict = validateRpcRequest(body);
-        if (!verdict.ok) expect([-32700, -32600]).toContain(verdict.error.code);
+        expect(verdictOf(validateRpcRequest(body))).toEqual(verdictOfBytes(body));
       }),
       { numRuns: 500 },
     );
   });
 
-  it("classifies arbitrary JSON: a forward only for a well-formed envelope", () => {
+  it("forwards exactly the well-formed requests and gives every defect its code and id", async ({ annotate }) => {
+    const tally = new Tally();
     fc.assert(
-      fc.property(fc.jsonValue(), (value) => {
-        const verdict = validateRpcRequest(bytes(JSON.stringify(value)));
-        const v = value as Record<string, unknown>;
-        const wellFormed =
-          typeof value === "object" && value !== null && !Array.isArray(value) && v.jsonrpc === "2.0" && typeof v.method === "string" && v.method !== "" && "id" in v &&
-          (v.id === null || typeof v.id === "string" || typeof v.id === "number") && (!("params" in v) || (typeof v.params === "object" && v.params !== null));
-        expect(verdict.ok).toBe(wellFormed);
+      fc.property(rpcCaseArb, (c: RpcCase) => {
+        const verdict = verdictOf(validateRpcRequest(c.bytes, c.allowlist ? new Set(c.allowlist) : undefined));
+        tally.add(`kind:${c.kind}`, verdict.ok ? "accepted" : `refused ${verdict.code}`);
+        expect(verdict, c.kind).toEqual(c.expected);
       }),
-      { numRuns: 500 },
+      { numRuns: 1000 },
     );
+    await annotate(tally.toString(), "shares");
+    expect(tally.share("accepted"), tally.toString()).toBeGreaterThanOrEqual(MIN_ACCEPT_SHARE);
+    for (const code of [-32700, -32600, -32601]) expect(tally.count(`refused ${code}`), tally.toString()).toBeGreaterThan(0);
   });
 
   it.each([
@@ -201,14 +199,12 @@ describe("the JSON-RPC validator", () => {
     expect(validateRpcRequest(bytes(body)).ok).toBe(ok);
   });
 
-  it("answers invalid UTF-8 with -32700", () => {
+  it("answers invalid UTF-8 anywhere in a string of a well-formed request with -32700, and the same request without it is accepted", () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.constantFrom(0x80, 0xc0, 0xff, 0xfe), (prefix, bad) => {
-        const body = new Uint8Array([...bytes('{"jsonrpc":"2.0","id":1,"method":"'), bad, ...prefix, ...bytes('"}')]);
-        const verdict = validateRpcRequest(body);
-        if (!verdict.ok && verdict.error.code === -32700) return;
-        // Only valid UTF-8 continuations could make it through; then it must still be well-formed.
-        expect(verdict.ok || verdict.error.code === -32600).toBe(true);
+      fc.property(rpcRequestArb, invalidUtf8Arb, fc.nat({ max: 40 }), (request, bad, at) => {
+        expect(validateRpcRequest(bytes(JSON.stringify(request))).ok).toBe(true);
+        const verdict = validateRpcRequest(withInvalidUtf8(request, bad, at));
+        expect(verdict).toMatchObject({ ok: false, id: null, error: { code: -32700 } });
       }),
       { numRuns: 200 },
     );
@@ -216,23 +212,62 @@ describe("the JSON-RPC validator", () => {
 });
 
 describe("the worker under hostile requests", () => {
-  it("never answers 5xx and always answers JSON-RPC envelopes or forwards, for arbitrary bodies and content types", async () => {
-    const origin = fakeOrigin(async (req) => Response.json({ jsonrpc: "2.0", id: null, result: { bytes: (await req.arrayBuffer()).byteLength } }));
-    const workerEnv = makeEnv({ ORIGIN_URL: "http://10.0.0.1/", MAX_BODY_BYTES: "4096" });
-    await fc.assert(
-      fc.asyncProperty(
-        fc.oneof(fc.uint8Array({ maxLength: 6000 }), fc.jsonValue().map((v) => new TextEncoder().encode(JSON.stringify(v)))),
-        fc.constantFrom("application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded"),
-        async (body, contentType) => {
-          const response = await callVia(origin, "https://agents.example.com/", { method: "POST", headers: { "content-type": contentType }, body }, workerEnv);
-          expect(response.status).toBeLessThan(500);
-          const reply = (await response.json()) as Record<string, unknown>;
-          expect(reply.jsonrpc).toBe("2.0");
-          expect("result" in reply || "error" in reply).toBe(true);
-        },
-      ),
-      { numRuns: 150 },
+  it("forwards exactly the accepted bodies, byte for byte, and answers every other body with its JSON-RPC error, never 5xx", async ({ annotate }) => {
+    const MAX = 4096;
+    const tally = new Tally();
+    const origin = fakeOrigin(async (req) => {
+      const body = new Uint8Array(await req.arrayBuffer());
+      const { id } = JSON.parse(new TextDecoder().decode(body)) as { id: unknown };
+      return Response.json({ jsonrpc: "2.0", id, result: { bytes: body.byteLength } });
+    });
+    const envs = new Map<string, Env>();
+    const envFor = (allowlist: string[] | undefined) => {
+      const key = allowlist?.join(",") ?? "";
+      if (!envs.has(key)) envs.set(key, makeEnv({ ORIGIN_URL: "http://10.0.0.1/", MAX_BODY_BYTES: String(MAX), ...(allowlist ? { METHOD_ALLOWLIST: key } : {}) }));
+      return envs.get(key)!;
+    };
+    const body = fc.oneof(
+      { weight: 3, arbitrary: rpcRequestArb.map((r): RpcCase => ({ kind: "well-formed", bytes: new TextEncoder().encode(JSON.stringify(r)), expected: { ok: true, id: r.id, method: r.method } })) },
+      { weight: 6, arbitrary: rpcCaseArb },
+      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 6000 }).map((bytes): RpcCase => ({ kind: "random bytes", bytes, expected: verdictOfBytes(bytes) })) },
     );
+    const contentType = fc.oneof(
+      { weight: 9, arbitrary: fc.constantFrom("application/json", "application/json; charset=utf-8", "Application/JSON") },
+      { weight: 1, arbitrary: fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "application/jsonp") },
+    );
+    await fc.assert(
+      fc.asyncProperty(body, contentType, async (c, type) => {
+        const before = origin.bodies.length;
+        const response = await callVia(origin, "https://agents.example.com/", { method: "POST", headers: { "content-type": type }, body: c.bytes }, envFor(c.allowlist));
+        const reply = (await response.json()) as { jsonrpc: string; id: unknown; result?: { bytes: number }; error?: { code: number } };
+        expect(reply.jsonrpc).toBe("2.0");
+        const forwarded = origin.bodies.slice(before);
+        if (type.split(";")[0]!.toLowerCase() !== "application/json") {
+          tally.add("refused 415");
+          expect(response.status).toBe(415);
+          expect(reply).toMatchObject({ id: null, error: { code: -32600 } });
+          expect(forwarded).toHaveLength(0);
+        } else if (c.bytes.byteLength > MAX) {
+          tally.add("refused 413");
+          expect(response.status).toBe(413);
+          expect(reply).toMatchObject({ id: null, error: { code: -32600 } });
+          expect(forwarded).toHaveLength(0);
+        } else if (c.expected.ok) {
+          tally.add("forwarded");
+          expect(response.status, c.kind).toBe(200);
+          expect(forwarded, c.kind).toEqual([c.bytes]);
+          expect(reply).toEqual({ jsonrpc: "2.0", id: c.expected.id, result: { bytes: c.bytes.byteLength } });
+        } else {
+          tally.add(`refused ${c.expected.code}`);
+          expect(response.status, c.kind).toBe(200);
+          expect(reply, c.kind).toMatchObject({ id: c.expected.id, error: { code: c.expected.code } });
+          expect(forwarded, c.kind).toHaveLength(0);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    await annotate(tally.toString(), "shares");
+    expect(tally.share("forwarded"), tally.toString()).toBeGreaterThanOrEqual(MIN_ACCEPT_SHARE);
   });
 
   it("never builds the card from untrusted forwarding headers (cache poisoning)", async () => {
@@ -250,11 +285,15 @@ describe("the worker under hostile requests", () => {
     );
   });
 
-  it("never pairs a reflected origin with credentials", async () => {
+  it("never pairs a reflected origin with credentials, and reflects only a listed origin", async () => {
     const origin = fakeOrigin(() => Response.json({ jsonrpc: "2.0", id: 1, result: {} }));
-    for (const env of [makeEnv({ ORIGIN_URL: "http://10.0.0.1/" }), makeEnv({ ORIGIN_URL: "http://10.0.0.1/", CORS_ALLOWED_ORIGINS: "https://ui.example" })]) {
+    const LISTED = "https://ui.example";
+    for (const [env, listed] of [
+      [makeEnv({ ORIGIN_URL: "http://10.0.0.1/" }), false],
+      [makeEnv({ ORIGIN_URL: "http://10.0.0.1/", CORS_ALLOWED_ORIGINS: LISTED }), true],
+    ] as const) {
       await fc.assert(
-        fc.asyncProperty(fc.oneof(fc.webUrl(), fc.constant("https://ui.example"), fc.constant("null")), async (requestOrigin) => {
+        fc.asyncProperty(fc.oneof(fc.webUrl(), fc.constant(LISTED), fc.constant("null")), async (requestOrigin) => {
           const inits: RequestInit[] = [
             { headers: { Origin: requestOrigin, Cookie: "a=b" } },
             { method: "POST", headers: { Origin: requestOrigin, "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"m"}' },
@@ -264,8 +303,9 @@ describe("the worker under hostile requests", () => {
             const path = init.method ? "/" : CARD;
             const response = await callVia(origin, `https://agents.example.com${path}`, init, env);
             expect(response.headers.get("access-control-allow-credentials")).toBeNull();
-            const allowed = response.headers.get("access-control-allow-origin");
-            if (allowed !== null && allowed !== "*") expect(allowed).toBe("https://ui.example");
+            // The card is public: `*`. The RPC endpoint: `*`, or with a list, the request's origin only when listed.
+            const expected = path === CARD || !listed ? "*" : requestOrigin === LISTED ? LISTED : null;
+            expect(response.headers.get("access-control-allow-origin")).toBe(expected);
           }
         }),
         { numRuns: 20 },

@@ -1,5 +1,8 @@
+import canonicalize from "canonicalize";
+import * as jose from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { canonicalJson } from "../../src/sign/jcs";
+import { INVALID_UTF8 } from "../support/arbitraries";
+import { until } from "../support/wait";
 import { callVia, fakeOrigin, makeEnv } from "../support/worker";
 
 const PUBLIC = "https://agents.example.com";
@@ -182,6 +185,17 @@ describe("edge validation (nothing reaches the origin)", () => {
     expect(fits.requests).toHaveLength(1);
   });
 
+  it("answers a body that does not arrive within BODY_TIMEOUT_MS with 408, forwarding nothing", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const stalled = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0","id":1,'));
+      }, // ... and nothing more, ever
+    });
+    const result = await refused({ method: "POST", headers: { "content-type": "application/json" }, body: stalled }, { BODY_TIMEOUT_MS: "100" });
+    expect(result).toMatchObject({ status: 408, body: { jsonrpc: "2.0", id: null, error: { code: -32600 } } });
+  });
+
   it("refuses a non-JSON content type with 415", async () => {
     for (const type of ["text/plain", "application/x-www-form-urlencoded", ""]) {
       const result = await refused({ method: "POST", headers: type ? { "content-type": type } : {}, body: "{}" });
@@ -205,6 +219,23 @@ describe("edge validation (nothing reaches the origin)", () => {
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({ jsonrpc: "2.0", id, error: { code } });
   });
+
+  // Without the strict UTF-8 check these would decode to U+FFFD and reach the
+  // origin as a request the edge never saw (the surrounding JSON is well-formed).
+  it.each(INVALID_UTF8.map((seq) => [seq.map((b) => b.toString(16).padStart(2, "0")).join(" "), seq] as const))(
+    "answers invalid UTF-8 (%s) inside a string of a well-formed request with -32700, forwarding nothing",
+    async (_hex, seq) => {
+      const encode = (s: string) => new TextEncoder().encode(s);
+      const body = new Uint8Array([...encode('{"jsonrpc":"2.0","id":7,"method":"SendMessage","params":{"text":"a'), ...seq, ...encode('b"}}')]);
+      const result = await refused({ method: "POST", headers: { "content-type": "application/json" }, body });
+      expect(result).toMatchObject({ status: 200, body: { jsonrpc: "2.0", id: null, error: { code: -32700 } } });
+      // Control: the same request with valid UTF-8 there is forwarded.
+      const origin = okOrigin();
+      const ok = await callVia(origin, `${PUBLIC}/`, rpc('{"jsonrpc":"2.0","id":7,"method":"SendMessage","params":{"text":"a\u00e9b"}}'), env());
+      expect(await ok.json()).toMatchObject({ id: 7, result: { ok: true } });
+      expect(origin.requests).toHaveLength(1);
+    },
+  );
 
   it("answers a method outside METHOD_ALLOWLIST with -32601 and the request id", async () => {
     const result = await refused(rpc({ jsonrpc: "2.0", id: "q", method: "tasks/pushNotificationConfig/set", params: {} }), { METHOD_ALLOWLIST: "SendMessage,message/send" });
@@ -240,8 +271,7 @@ describe("streaming", () => {
     expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: 2\n\n");
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     await reader.cancel();
-    await new Promise((r) => setTimeout(r, 10));
-    expect(canceled).toBe(true);
+    await until(() => canceled, "the origin stream to be cancelled");
     // A client leaving is not an origin fault.
     expect(errors).not.toHaveBeenCalled();
     void end;
@@ -312,22 +342,37 @@ describe("extended card", () => {
 });
 
 describe("extended card signatures", () => {
+  // Verified independently of src/sign: RFC 8785 by the `canonicalize` package, the JWS by jose.
   it("re-signs the rewritten extended card at the edge when a signing key is set", async () => {
     const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
     const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
     const key = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, d: jwk.d, kid: "ext" });
-    const card = { name: "Ext", description: "d", version: "1", supportedInterfaces: [{ url: `${PRIVATE}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }], capabilities: { streaming: true }, defaultInputModes: ["text/plain"], defaultOutputModes: ["text/plain"], skills: [{ id: "a", name: "A", description: "a", tags: ["a"] }], signatures: [{ protected: "origin", signature: "origin" }] };
+    // Keys out of code-unit order at every level, and non-ASCII text: a signer that does not sort, or sorts otherwise, fails.
+    const card = {
+      name: "Ext",
+      description: "d — é",
+      version: "1",
+      supportedInterfaces: [{ url: `${PRIVATE}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+      capabilities: { streaming: true, extensions: [{ uri: "https://ext.example/x", params: { zeta: 1, Alpha: 2, "ä": 3, "10": 4, "9": 5 } }] },
+      defaultInputModes: ["text/plain"],
+      defaultOutputModes: ["text/plain"],
+      skills: [{ id: "a", name: "A", description: "a", tags: ["a"] }],
+      signatures: [{ protected: "origin", signature: "origin" }],
+    };
     const origin = fakeOrigin(() => json({ jsonrpc: "2.0", id: 1, result: card }));
     const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method: "GetExtendedAgentCard" }), env({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" }));
     const { result } = (await response.json()) as { result: Record<string, any> };
     expect(result.signatures).toHaveLength(1);
     const { signatures, ...unsigned } = result;
-    const header = JSON.parse(atob(signatures[0].protected.replace(/-/g, "+").replace(/_/g, "/")));
-    expect(header).toEqual({ alg: "ES256", kid: "ext", typ: "JOSE", jku: `${PUBLIC}/.well-known/jwks.json` });
-    const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-    const input = `${signatures[0].protected}.${b64(new TextEncoder().encode(canonicalJson(unsigned)))}`;
-    const sig = Uint8Array.from(atob(signatures[0].signature.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
-    expect(await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, pair.publicKey, sig, new TextEncoder().encode(input))).toBe(true);
+    expect(jose.decodeProtectedHeader(signatures[0])).toEqual({ alg: "ES256", kid: "ext", typ: "JOSE", jku: `${PUBLIC}/.well-known/jwks.json` });
+    expect(JSON.stringify(unsigned)).not.toContain("10.1.2.3");
+    const payload = canonicalize(unsigned)!;
+    expect(payload).not.toBe(JSON.stringify(unsigned)); // the card's own key order is not canonical
+    const verified = await jose.flattenedVerify({ payload: jose.base64url.encode(payload), protected: signatures[0].protected, signature: signatures[0].signature }, pair.publicKey);
+    expect(new TextDecoder().decode(verified.payload)).toBe(payload);
+    // Tampering with any field breaks it.
+    const tampered = canonicalize({ ...unsigned, name: "Other" })!;
+    await expect(jose.flattenedVerify({ payload: jose.base64url.encode(tampered), protected: signatures[0].protected, signature: signatures[0].signature }, pair.publicKey)).rejects.toThrow();
   });
 });
 
