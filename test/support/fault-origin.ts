@@ -9,12 +9,33 @@
 //   garbage     200 text/html
 //   crash       500 with an HTML page naming the origin's address
 //   hangup      closes the connection without answering
+// GET /stats answers what it observed, so that tests can check what the edge
+// did to the origin (see `FaultOriginStats`): calls per method, streams opened
+// and closed, and calls whose connection closed before they were answered.
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 
 const { values } = parseArgs({ options: { port: { type: "string", default: "0" } } });
 
+export interface FaultOriginStats {
+  /** JSON-RPC calls received, by method. */
+  calls: Record<string, number>;
+  /** SSE responses started (`stream`). */
+  streamsOpened: number;
+  /** Of those, closed (by the client: `stream` never ends by itself). */
+  streamsClosed: number;
+  /** Calls whose connection closed before any answer (`slow` after the edge gave up), by method. */
+  abandoned: Record<string, number>;
+}
+
+const stats: FaultOriginStats = { calls: {}, streamsOpened: 0, streamsClosed: 0, abandoned: {} };
+const bump = (counts: Record<string, number>, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
+
 const server = createServer((req, res) => {
+  if (req.method === "GET" && req.url === "/stats") {
+    res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
+    return res.end(JSON.stringify(stats));
+  }
   let raw = "";
   req.on("data", (c) => (raw += c));
   req.on("end", () => {
@@ -25,6 +46,10 @@ const server = createServer((req, res) => {
     } catch {
       /* not JSON */
     }
+    bump(stats.calls, method);
+    res.on("close", () => {
+      if (!res.headersSent) bump(stats.abandoned, method);
+    });
     const event = (n: number) => `data: ${JSON.stringify({ jsonrpc: "2.0", id, result: { statusUpdate: { n } } })}\n\n`;
     switch (method) {
       case "stream":
@@ -35,9 +60,13 @@ const server = createServer((req, res) => {
           setTimeout(() => process.kill(process.pid, "SIGKILL"), 150);
           return;
         }
+        stats.streamsOpened++;
         let n = 1;
         const timer = setInterval(() => res.write(event(++n)), 100);
-        res.on("close", () => clearInterval(timer));
+        res.on("close", () => {
+          clearInterval(timer);
+          stats.streamsClosed++;
+        });
         return;
       }
       case "slow":
