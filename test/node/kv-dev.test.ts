@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run, startWranglerDev, type Started } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
+import { until } from "../support/wait";
 
 describe("wrangler kv key put + wrangler dev", () => {
   let dev: Started;
@@ -38,7 +39,14 @@ describe("wrangler kv key put + wrangler dev", () => {
     const card = (await response.json()) as Record<string, any>;
     expect(card.name).toBe("Acme Travel Concierge");
     expect(card.url).toBe(`http://localhost:${new URL(base).port}/`);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(dev.output().match(/"event":"kv_document_invalid","key":"default"/g)).toHaveLength(1);
+    const invalidDefault = () => dev.output().match(/"event":"kv_document_invalid","key":"default"/g)?.length ?? 0;
+    await until(() => invalidDefault() > 0, "a kv_document_invalid log line for default");
+    // Once: a second request does not log it again. A later log line (no ORIGIN_URL here: origin_failed)
+    // shows that everything the worker logged before it has arrived.
+    expect((await fetch(`http://localhost:${new URL(base).port}/.well-known/agent-card.json`, { headers: { "A2A-Version": "0.3" } })).status).toBe(200);
+    const marker = await fetch(`${base}/`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"GetTask"}' });
+    expect(marker.status).toBe(503);
+    await until(() => dev.output().includes('"event":"origin_failed"'), "the origin_failed log line after it");
+    expect(invalidDefault()).toBe(1);
   });
 });

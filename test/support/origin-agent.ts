@@ -6,7 +6,9 @@
 //   SendMessage; no header / 0.3 → v0.3 methods such as message/send).
 // - An echo executor: "T" → "echo: T", publishing a Task first and then, spaced by
 //   `streamDelayMs`, a working status-update, an artifact-update and a completed
-//   status-update, so that streaming through a proxy can be observed.
+//   status-update, so that streaming through a proxy can be observed. With `hold`,
+//   the events after the Task wait until the test lets them go: a client that sees
+//   the Task before that has proof that nothing in between buffers the stream.
 // - Every JSON-RPC POST is recorded (method, lower-cased headers, raw body) before the
 //   SDK handles it; streams the client hung up on are counted.
 //
@@ -58,6 +60,11 @@ export interface OriginAgentOptions {
   streamDelayMs?: number;
   /** If set, JSON-RPC POSTs whose Authorization header is not exactly this get HTTP 401. */
   requiredAuthorization?: string;
+  /**
+   * Called with the user's text once the Task event is published; when it returns
+   * a promise, the remaining events wait for it.
+   */
+  hold?: (text: string) => Promise<void> | undefined;
 }
 
 export const ORIGIN_AGENT_NAME = "Origin Echo Agent";
@@ -96,7 +103,10 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 class EchoExecutor implements AgentExecutor {
   private readonly canceled = new Set<string>();
 
-  constructor(private readonly delayMs: number) {}
+  constructor(
+    private readonly delayMs: number,
+    private readonly hold?: (text: string) => Promise<void> | undefined,
+  ) {}
 
   cancelTask = async (taskId: string): Promise<void> => {
     this.canceled.add(taskId);
@@ -125,6 +135,7 @@ class EchoExecutor implements AgentExecutor {
           metadata: undefined,
         }),
       );
+      await this.hold?.(messageText(ctx.userMessage));
       await sleep(this.delayMs);
       if (canceled()) return;
       bus.publish(status(TaskState.TASK_STATE_WORKING, agentMessage("working", taskId, contextId)));
@@ -229,7 +240,7 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
   const requestHandler = new DefaultRequestHandler(
     card,
     new InMemoryTaskStore(),
-    new EchoExecutor(delayMs),
+    new EchoExecutor(delayMs, options.hold),
     undefined, // event bus manager
     undefined, // push notification store
     undefined, // push notification sender
