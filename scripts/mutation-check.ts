@@ -1,0 +1,444 @@
+// npm run mutation [-- NAME_FILTER ...] [--list] [--no-baseline]
+//   --list checks every target and lists the mutations without running anything.
+//
+// Do the tests guard the security checks? For each entry of MUTATIONS: replace
+// an exact string in a file under src/ (removing or breaking one check), run
+// the test files named for it, expect at least one test to FAIL, restore the
+// file. Prints a table (mutation, test files, killed, seconds) and exits 1 if
+// any mutation survives, if a target string is not found exactly once (the
+// list must follow the code when it moves), or if the targeted tests do not
+// pass on the unmutated code (the baseline).
+//
+// The file is always restored: after each run, on errors, on Ctrl-C/SIGTERM,
+// and, should this process be killed outright, by the next run (the original
+// is kept in node_modules/.cache/mutation-check/pending.json until restored).
+// Not part of `npm test`: it takes minutes.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { parseArgs } from "node:util";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const VITEST = join(ROOT, "node_modules/.bin/vitest");
+const PENDING_DIR = join(ROOT, "node_modules/.cache/mutation-check");
+const PENDING = join(PENDING_DIR, "pending.json");
+/** Each run's vitest output, for a look at why a mutation survived or was killed. */
+const LOGS = join(PENDING_DIR, "logs");
+
+interface Mutation {
+  /** What the mutation removes, e.g. "validate: UTF-8 check". */
+  name: string;
+  /** File under src/. */
+  file: string;
+  /** Exact text, found exactly once in the file. */
+  from: string;
+  /** Its replacement. */
+  to: string;
+  /** Test files expected to catch it (at least one test must fail). */
+  tests: string[];
+}
+
+const W = (name: string) => `test/worker/${name}.test.ts`;
+const N = (name: string) => `test/node/${name}.test.ts`;
+
+export const MUTATIONS: Mutation[] = [
+  // ---- body caps ----
+  {
+    name: "body: size cap on bytes read",
+    file: "src/http/body.ts",
+    from: "if (size > limits.maxBytes) {",
+    to: "if (false) {",
+    tests: [W("proxy")],
+  },
+  {
+    name: "body: read deadline (BODY_TIMEOUT_MS)",
+    file: "src/http/body.ts",
+    from: 'next = await withDeadline(reader.read(), deadline);\n    } catch {\n      return { ok: false, reason: "broken" };',
+    to: 'next = await reader.read();\n    } catch {\n      return { ok: false, reason: "broken" };',
+    tests: [W("proxy")],
+  },
+  // ---- JSON-RPC validation ----
+  {
+    name: "validate: strict UTF-8",
+    file: "src/rpc/validate.ts",
+    from: 'new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })',
+    to: 'new TextDecoder("utf-8", { fatal: false, ignoreBOM: false })',
+    tests: [W("proxy"), W("properties")],
+  },
+  {
+    name: 'validate: jsonrpc "2.0"',
+    file: "src/rpc/validate.ts",
+    from: 'if (request.jsonrpc !== "2.0") return invalid(',
+    to: "if (false) return invalid(",
+    tests: [W("proxy"), W("properties")],
+  },
+  {
+    // Deleting the line alone is an equivalent mutant (the id type check then refuses
+    // `undefined` with the same code); the requirement is gone when a missing id counts as null.
+    name: "validate: id required (no notifications)",
+    file: "src/rpc/validate.ts",
+    from: `if (!("id" in request)) return invalid('"id" is required (A2A has no notifications)');`,
+    to: 'if (!("id" in request)) request.id = null;',
+    tests: [W("proxy"), W("properties")],
+  },
+  {
+    name: "validate: id type",
+    file: "src/rpc/validate.ts",
+    from: "if (!isValidId(request.id)) return invalid(",
+    to: "if (false) return invalid(",
+    tests: [W("proxy"), W("properties")],
+  },
+  {
+    name: "validate: method non-empty string",
+    file: "src/rpc/validate.ts",
+    from: 'if (typeof request.method !== "string" || request.method === "") return invalid(',
+    to: "if (false) return invalid(",
+    tests: [W("proxy"), W("properties")],
+  },
+  {
+    name: "validate: params object or array",
+    file: "src/rpc/validate.ts",
+    from: 'if ("params" in request && (typeof request.params !== "object" || request.params === null)) {',
+    to: "if (false) {",
+    tests: [W("proxy"), W("properties")],
+  },
+  {
+    name: "validate: METHOD_ALLOWLIST",
+    file: "src/rpc/validate.ts",
+    from: "if (methodAllowlist && !methodAllowlist.has(request.method)) {",
+    to: "if (false) {",
+    tests: [W("proxy"), W("properties")],
+  },
+  // ---- header allowlists ----
+  {
+    name: "headers: request allowlist",
+    file: "src/proxy/headers.ts",
+    from: "for (const name of FORWARDED_REQUEST_HEADERS) {\n    const value = incoming.get(name);",
+    to: "for (const [name, value] of incoming) {",
+    tests: [W("proxy")],
+  },
+  {
+    name: "headers: X-Forwarded-For claim only when trusted",
+    file: "src/proxy/headers.ts",
+    from: 'const claimed = config.trustForwardedHeaders ? incoming.get("x-forwarded-for") : null;',
+    to: 'const claimed = incoming.get("x-forwarded-for");',
+    tests: [W("proxy")],
+  },
+  {
+    name: "headers: response allowlist",
+    file: "src/proxy/headers.ts",
+    from: "for (const name of RETURNED_RESPONSE_HEADERS) {\n    const value = origin.get(name);",
+    to: "for (const [name, value] of origin) {",
+    tests: [W("proxy")],
+  },
+  {
+    name: "headers: private host filter",
+    file: "src/proxy/headers.ts",
+    from: "if (privateHosts.some((host) => value.includes(host)) || secrets.some((secret) => value.includes(secret))) continue;",
+    to: "if (secrets.some((secret) => value.includes(secret))) continue;",
+    tests: [W("proxy")],
+  },
+  {
+    name: "headers: secret filter",
+    file: "src/proxy/headers.ts",
+    from: "if (privateHosts.some((host) => value.includes(host)) || secrets.some((secret) => value.includes(secret))) continue;",
+    to: "if (privateHosts.some((host) => value.includes(host))) continue;",
+    tests: [W("proxy")],
+  },
+  {
+    name: "CORS: reflect only listed origins",
+    file: "src/proxy/headers.ts",
+    from: "if (requestOrigin !== null && config.corsAllowedOrigins.includes(requestOrigin)) {",
+    to: "if (requestOrigin !== null) {",
+    tests: [W("proxy"), W("properties")],
+  },
+  {
+    name: "CORS: never credentials (with *)",
+    file: "src/proxy/headers.ts",
+    from: 'headers.set("access-control-allow-origin", "*");',
+    to: 'headers.set("access-control-allow-origin", "*"); headers.set("access-control-allow-credentials", "true");',
+    tests: [W("proxy"), W("properties")],
+  },
+  {
+    name: "CORS: never credentials (reflected)",
+    file: "src/proxy/headers.ts",
+    from: 'headers.set("access-control-allow-origin", requestOrigin);',
+    to: 'headers.set("access-control-allow-origin", requestOrigin); headers.set("access-control-allow-credentials", "true");',
+    tests: [W("proxy"), W("properties")],
+  },
+  // ---- signing ----
+  {
+    name: "jcs: key sort",
+    file: "src/sign/jcs.ts",
+    from: "    .sort()\n",
+    to: "",
+    tests: [W("proxy"), W("signing")],
+  },
+  {
+    name: "sign: JCS payload",
+    file: "src/sign/sign.ts",
+    from: "const payload = canonicalJson(unsigned);",
+    to: "const payload = JSON.stringify(unsigned);",
+    tests: [W("proxy"), W("signing")],
+  },
+  // ---- public base URL ----
+  {
+    name: "public base: TRUST_FORWARDED_HEADERS flag",
+    file: "src/http/public-base.ts",
+    from: "if (!config.trustForwardedHeaders) return requestUrl.origin;",
+    to: "",
+    tests: [W("card-http"), W("properties")],
+  },
+  {
+    name: "public base: forwarded host validation",
+    file: "src/http/public-base.ts",
+    from: "host !== undefined && host.length <= 260 && HOST.test(host) ? host : requestUrl.host",
+    to: "host !== undefined ? host : requestUrl.host",
+    tests: [W("card-http")],
+  },
+  {
+    name: "public base: forwarded proto validation",
+    file: "src/http/public-base.ts",
+    from: 'proto === "http" || proto === "https" ? proto : requestUrl.protocol.slice(0, -1)',
+    to: "proto ?? requestUrl.protocol.slice(0, -1)",
+    tests: [W("card-http")],
+  },
+  // ---- host normalization ----
+  // RESERVED: host normalization is being added on another branch. When it
+  // lands, add the mutation that removes it here (exact string from its file,
+  // and the test files that guard it), e.g.
+  // { name: "host: normalization", file: "src/http/<host file>.ts", from: "<the normalizing call>", to: "<the raw host>", tests: [W("card-http"), W("kv")] },
+  // ---- admin auth ----
+  {
+    name: "admin: bearer token check",
+    file: "src/admin/routes.ts",
+    from: "if (!provided || !(await tokenMatches(token, provided))) {",
+    to: "if (false) {",
+    tests: [W("admin")],
+  },
+  {
+    name: "admin: token compared in full",
+    file: "src/admin/routes.ts",
+    from: "return crypto.subtle.timingSafeEqual(a, b);",
+    to: "return a.byteLength === b.byteLength;",
+    tests: [W("admin")],
+  },
+  {
+    name: "admin: absent without ADMIN_TOKEN",
+    file: "src/admin/routes.ts",
+    from: 'if (!token) throw new HttpError(404, "Not found");',
+    to: "",
+    tests: [W("admin")],
+  },
+  // ---- streaming ----
+  {
+    name: "stream: client cancel reaches the origin",
+    file: "src/proxy/forward.ts",
+    from: "cancel(reason) {\n      cancelled = true;\n      return reader.cancel(reason);\n    },",
+    to: "cancel() {\n      cancelled = true;\n    },",
+    tests: [W("proxy"), N("faults")],
+  },
+  {
+    name: "stream: SSE passed through unbuffered",
+    file: "src/proxy/forward.ts",
+    from: "    return new Response(body, { status: response.status, headers: responseHeaders });",
+    to: "    return new Response(await new Response(body).arrayBuffer(), { status: response.status, headers: responseHeaders });",
+    tests: [W("proxy"), N("e2e-proxy")],
+  },
+  {
+    // Not a check that exists, but the bug the end-to-end test is for: something that
+    // keeps reading the origin's stream after the client left (here a tee drained in waitUntil).
+    name: "stream: nothing reads the origin after the client left",
+    file: "src/proxy/forward.ts",
+    from: "const body = endStreamCleanly(response.body, rpc.id, () =>",
+    to: "const [toClient, kept] = response.body.tee();\n    keepAlive?.(kept.pipeTo(new WritableStream()));\n    const body = endStreamCleanly(toClient, rpc.id, () =>",
+    tests: [N("faults")],
+  },
+];
+
+// ---- restoring ----
+
+interface Pending {
+  file: string;
+  original: string;
+}
+let pending: Pending | null = null;
+let child: ChildProcess | null = null;
+
+function restore(): void {
+  if (pending) {
+    writeFileSync(join(ROOT, pending.file), pending.original);
+    pending = null;
+  }
+  rmSync(PENDING, { force: true });
+}
+
+function mutate(file: string, original: string, mutated: string): void {
+  mkdirSync(PENDING_DIR, { recursive: true });
+  pending = { file, original };
+  writeFileSync(PENDING, JSON.stringify(pending));
+  writeFileSync(join(ROOT, file), mutated);
+}
+
+function stopChild(): void {
+  if (child?.pid && child.exitCode === null && child.signalCode === null) {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(signal, () => {
+    stopChild();
+    restore();
+    process.stderr.write(`\nmutation-check: ${signal}, source restored\n`);
+    process.exit(130);
+  });
+}
+process.on("exit", () => {
+  stopChild();
+  restore();
+});
+
+// A previous run killed outright left a mutated file: put it back first.
+if (existsSync(PENDING)) {
+  const left = JSON.parse(readFileSync(PENDING, "utf8")) as Pending;
+  writeFileSync(join(ROOT, left.file), left.original);
+  rmSync(PENDING);
+  process.stderr.write(`mutation-check: restored ${left.file}, left mutated by an interrupted run\n`);
+}
+
+// ---- running tests ----
+
+interface RunResult {
+  failed: number;
+  passed: number;
+  /** Files that failed to load or errored outside a test. */
+  errors: string[];
+  /** `file > test name` of each failed test. */
+  failures: string[];
+  seconds: number;
+  output: string;
+}
+
+function projectsOf(files: string[]): string[] {
+  return [...new Set(files.map((f) => (f.startsWith("test/node/") ? "node" : "workers")))];
+}
+
+async function runTests(files: string[]): Promise<RunResult> {
+  const report = join(tmpdir(), `mutation-check-${process.pid}-${Date.now()}.json`);
+  const args = ["run", ...projectsOf(files).flatMap((p) => ["--project", p]), ...files, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
+  const started = Date.now();
+  let output = "";
+  const code = await new Promise<number>((resolve) => {
+    child = spawn(VITEST, args, { cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true" } });
+    child.stdout!.on("data", (c) => (output += c));
+    child.stderr!.on("data", (c) => (output += c));
+    child.on("close", (c) => resolve(c ?? -1));
+  });
+  child = null;
+  const seconds = (Date.now() - started) / 1000;
+  if (!existsSync(report)) return { failed: 0, passed: 0, errors: [`vitest exited ${code} without a report`], failures: [], seconds, output };
+  const json = JSON.parse(readFileSync(report, "utf8")) as {
+    numFailedTests: number;
+    numPassedTests: number;
+    testResults: { name: string; status: string; message?: string; assertionResults: { status: string; fullName: string }[] }[];
+  };
+  rmSync(report, { force: true });
+  const errors = json.testResults.filter((r) => r.status === "failed" && r.assertionResults.length === 0).map((r) => `${relative(ROOT, r.name)}: ${r.message ?? "failed to run"}`);
+  const failures = json.testResults.flatMap((r) => r.assertionResults.filter((a) => a.status === "failed").map((a) => `${relative(ROOT, r.name)} > ${a.fullName}`));
+  return { failed: json.numFailedTests, passed: json.numPassedTests, errors, failures, seconds, output };
+}
+
+// ---- main ----
+
+const { values, positionals } = parseArgs({
+  options: { list: { type: "boolean", default: false }, "no-baseline": { type: "boolean", default: false } },
+  allowPositionals: true,
+});
+const selected = MUTATIONS.filter((m) => positionals.length === 0 || positionals.some((p) => m.name.toLowerCase().includes(p.toLowerCase())));
+if (selected.length === 0) {
+  process.stderr.write(`mutation-check: no mutation matches ${positionals.join(", ")}\n`);
+  process.exit(2);
+}
+
+// Every target must be found exactly once before anything runs.
+const problems: string[] = [];
+for (const m of selected) {
+  if (!m.file.startsWith("src/")) problems.push(`${m.name}: ${m.file} is not under src/`);
+  const path = join(ROOT, m.file);
+  if (!existsSync(path)) {
+    problems.push(`${m.name}: ${m.file} does not exist`);
+    continue;
+  }
+  const count = readFileSync(path, "utf8").split(m.from).length - 1;
+  if (count !== 1) problems.push(`${m.name}: target ${JSON.stringify(m.from)} found ${count} times in ${m.file} (expected exactly once); update the list`);
+}
+if (problems.length > 0) {
+  process.stderr.write(`mutation-check: the list does not match the code:\n  ${problems.join("\n  ")}\n`);
+  process.exit(1);
+}
+
+if (values.list) {
+  for (const m of selected) process.stdout.write(`${m.name}\t${m.file}\t${m.tests.join(" ")}\n`);
+  process.exit(0);
+}
+
+if (!values["no-baseline"]) {
+  const files = [...new Set(selected.flatMap((m) => m.tests))].sort();
+  process.stdout.write(`baseline: ${files.join(" ")} ... `);
+  const base = await runTests(files);
+  process.stdout.write(`${base.passed} passed, ${base.failed} failed (${base.seconds.toFixed(1)} s)\n`);
+  if (base.failed > 0 || base.errors.length > 0 || base.passed === 0) {
+    process.stderr.write(`mutation-check: the targeted tests must pass on the unmutated code first\n${base.errors.join("\n")}\n${base.output.slice(-4000)}\n`);
+    process.exit(1);
+  }
+}
+
+interface Row {
+  mutation: string;
+  tests: string;
+  killed: string;
+  failed: number;
+  seconds: number;
+}
+const rows: Row[] = [];
+for (const m of selected) {
+  const path = join(ROOT, m.file);
+  const original = readFileSync(path, "utf8");
+  process.stdout.write(`${m.name} (${m.file}) ... `);
+  let result: RunResult;
+  try {
+    mutate(m.file, original, original.replace(m.from, () => m.to));
+    result = await runTests(m.tests);
+  } finally {
+    restore();
+  }
+  if (readFileSync(path, "utf8") !== original) throw new Error(`${m.file} was not restored`);
+  mkdirSync(LOGS, { recursive: true });
+  writeFileSync(join(LOGS, `${m.name.replace(/[^\w-]+/g, "_")}.log`), result.output);
+  const killed = result.failed > 0 ? "yes" : result.errors.length > 0 ? "ERROR" : "NO";
+  process.stdout.write(`${killed} (${result.failed} failed, ${result.seconds.toFixed(1)} s)\n`);
+  if (killed === "ERROR") process.stdout.write(`  ${result.errors.join("\n  ")}\n`);
+  for (const failure of result.failures.slice(0, 5)) process.stdout.write(`  failed: ${failure}\n`);
+  if (result.failures.length > 5) process.stdout.write(`  ... and ${result.failures.length - 5} more\n`);
+  rows.push({ mutation: m.name, tests: m.tests.map((t) => t.replace(/^test\//, "").replace(/\.test\.ts$/, "")).join(", "), killed, failed: result.failed, seconds: result.seconds });
+}
+
+const header: Row = { mutation: "mutation", tests: "test files", killed: "killed", failed: 0, seconds: 0 };
+const width = (key: "mutation" | "tests") => Math.max(...[header, ...rows].map((r) => r[key].length));
+const line = (r: Row, failed: string, seconds: string) =>
+  `| ${r.mutation.padEnd(width("mutation"))} | ${r.tests.padEnd(width("tests"))} | ${r.killed.padEnd(6)} | ${failed.padStart(6)} | ${seconds.padStart(7)} |`;
+process.stdout.write(`\n${line(header, "failed", "seconds")}\n`);
+process.stdout.write(`|${"-".repeat(width("mutation") + 2)}|${"-".repeat(width("tests") + 2)}|--------|--------|---------|\n`);
+for (const r of rows) process.stdout.write(`${line(r, String(r.failed), r.seconds.toFixed(1))}\n`);
+const survived = rows.filter((r) => r.killed !== "yes");
+process.stdout.write(`\n${rows.length - survived.length}/${rows.length} mutations killed\n`);
+if (survived.length > 0) {
+  process.stderr.write(`mutation-check: not killed: ${survived.map((r) => r.mutation).join("; ")}\n`);
+  process.exit(1);
+}
