@@ -110,6 +110,20 @@ export const MUTATIONS: Mutation[] = [
     to: "if (false) {",
     tests: [W("proxy"), W("properties")],
   },
+  {
+    name: "validate: duplicate keys refused",
+    file: "src/rpc/validate.ts",
+    from: "if (hasDuplicateKey(text)) return invalid(",
+    to: "if (false) return invalid(",
+    tests: [W("proxy"), W("properties"), W("hardening")],
+  },
+  {
+    name: "validate: BOM dropped from the forwarded bytes",
+    file: "src/rpc/validate.ts",
+    from: "const bytes = BOM.every((byte, i) => body[i] === byte) ? body.subarray(3) : body;",
+    to: "const bytes = body;",
+    tests: [W("proxy"), W("properties"), W("hardening")],
+  },
   // ---- header allowlists ----
   {
     name: "headers: request allowlist",
@@ -135,16 +149,37 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "headers: private host filter",
     file: "src/proxy/headers.ts",
-    from: "if (privateHosts.some((host) => value.includes(host)) || secrets.some((secret) => value.includes(secret))) continue;",
-    to: "if (secrets.some((secret) => value.includes(secret))) continue;",
+    from: "if (hosts.some((host) => lower.includes(host)) || secrets.some((secret) => lower.includes(secret))) continue;",
+    to: "if (secrets.some((secret) => lower.includes(secret))) continue;",
     tests: [W("proxy")],
   },
   {
     name: "headers: secret filter",
     file: "src/proxy/headers.ts",
-    from: "if (privateHosts.some((host) => value.includes(host)) || secrets.some((secret) => value.includes(secret))) continue;",
-    to: "if (privateHosts.some((host) => value.includes(host))) continue;",
+    from: "if (hosts.some((host) => lower.includes(host)) || secrets.some((secret) => lower.includes(secret))) continue;",
+    to: "if (hosts.some((host) => lower.includes(host))) continue;",
     tests: [W("proxy")],
+  },
+  {
+    name: "headers: filters compare case-insensitively",
+    file: "src/proxy/headers.ts",
+    from: "const lower = value.toLowerCase();",
+    to: "const lower = value;",
+    tests: [W("proxy"), W("hardening")],
+  },
+  {
+    name: "headers: a credential's token alone is filtered too",
+    file: "src/proxy/headers.ts",
+    from: "for (const part of [value, ...value.split(/[\\s,;:=\"']+/)])",
+    to: "for (const part of [value])",
+    tests: [W("proxy"), W("secrets"), W("hardening")],
+  },
+  {
+    name: "forward: an origin redirect is a 502",
+    file: "src/proxy/forward.ts",
+    from: "if (response.status >= 300 && response.status < 400) return bad(",
+    to: "if (false) return bad(",
+    tests: [W("proxy"), W("hardening")],
   },
   {
     name: "CORS: reflect only listed origins",
@@ -182,6 +217,13 @@ export const MUTATIONS: Mutation[] = [
     to: "const payload = JSON.stringify(unsigned);",
     tests: [W("proxy"), W("signing")],
   },
+  {
+    name: "sign: SDK-payload signature only when it covers every URL",
+    file: "src/sign/sign.ts",
+    from: "if (sdkPayload !== payload && a2aJsPayloadCoversUrls(unsigned))",
+    to: "if (sdkPayload !== payload)",
+    tests: [W("signing"), W("hardening")],
+  },
   // ---- public base URL ----
   {
     name: "public base: TRUST_FORWARDED_HEADERS flag",
@@ -193,7 +235,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "public base: forwarded host validation",
     file: "src/http/public-base.ts",
-    from: "host !== undefined && host.length <= 260 && HOST.test(host) ? host : requestUrl.host",
+    from: "host !== undefined && host.length <= 260 && HOST.test(host) ? normalizeHost(host) : requestUrl.host",
     to: "host !== undefined ? host : requestUrl.host",
     tests: [W("card-http")],
   },
@@ -205,10 +247,23 @@ export const MUTATIONS: Mutation[] = [
     tests: [W("card-http")],
   },
   // ---- host normalization ----
-  // RESERVED: host normalization is being added on another branch. When it
-  // lands, add the mutation that removes it here (exact string from its file,
-  // and the test files that guard it), e.g.
-  // { name: "host: normalization", file: "src/http/<host file>.ts", from: "<the normalizing call>", to: "<the raw host>", tests: [W("card-http"), W("kv")] },
+  // RESERVED for host normalization (landed on main while this list was written,
+  // in src/http/request-url.ts normalizeHost): keep its entries here, one per
+  // place that normalizes, and add one for every new place.
+  {
+    name: "host normalization: request host",
+    file: "src/http/request-url.ts",
+    from: "const host = normalizeHost(url.slice(afterScheme, pathStart));",
+    to: "const host = url.slice(afterScheme, pathStart);",
+    tests: [W("request-url"), W("card-http"), W("kv"), W("hardening")],
+  },
+  {
+    name: "host normalization: forwarded host",
+    file: "src/http/public-base.ts",
+    from: "HOST.test(host) ? normalizeHost(host) : requestUrl.host",
+    to: "HOST.test(host) ? host : requestUrl.host",
+    tests: [W("card-http"), W("hardening")],
+  },
   // ---- admin auth ----
   {
     name: "admin: bearer token check",

@@ -9,9 +9,12 @@ import fc from "fast-check";
 // ---- card-source documents ----
 
 export const text = fc.string({ minLength: 1, maxLength: 40, unit: "grapheme" });
+/** Names a document may use: never a prototype link (the schema refuses those, see `reserved key name`). */
+const RESERVED_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+const key = (constraints: fc.StringConstraints = {}) => fc.string(constraints).filter((k) => !RESERVED_KEYS.has(k));
 export const url = fc.webUrl({ withQueryParameters: true, withFragments: false }).filter((u) => /^https?:/.test(u));
 const mediaType = fc.constantFrom("text/plain", "application/json", "image/png", "text/calendar", "application/vnd.acme+json");
-const scopes = fc.dictionary(fc.string({ minLength: 1, maxLength: 10 }), fc.string({ maxLength: 20 }), { maxKeys: 3 });
+const scopes = fc.dictionary(key({ minLength: 1, maxLength: 10 }), fc.string({ maxLength: 20 }), { maxKeys: 3 });
 const scheme = fc.oneof(
   fc.record({ type: fc.constant("apiKey"), in: fc.constantFrom("header", "query", "cookie"), name: text, description: text }, { requiredKeys: ["type", "in", "name"] }),
   fc.record({ type: fc.constant("http"), scheme: fc.constantFrom("bearer", "basic"), bearerFormat: text, description: text }, { requiredKeys: ["type", "scheme"] }),
@@ -28,7 +31,7 @@ const scheme = fc.oneof(
     ),
   }),
 );
-const extensionParams = fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.array(fc.string(), { maxLength: 2 })), { maxKeys: 3 });
+const extensionParams = fc.dictionary(key(), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.array(fc.string(), { maxLength: 2 })), { maxKeys: 3 });
 const extension = fc.record({ uri: url, description: text, required: fc.boolean(), params: extensionParams }, { requiredKeys: ["uri"] });
 const skill = fc.record(
   {
@@ -149,6 +152,10 @@ export const mutatedDocumentArb: fc.Arbitrary<MutatedDocument> = fc.oneof(
   })),
   mutation("unknown scheme type", "securitySchemes.s.type", (d) => ({ ...d, securitySchemes: { ...d.securitySchemes, s: { type: "magic" } } })),
   mutation("boolean as string", "capabilities.streaming", (d) => ({ ...d, capabilities: { ...(d.capabilities as object), streaming: "yes" } })),
+  mutation("reserved key name", "securitySchemes.__proto__", (d) => ({
+    ...d,
+    securitySchemes: { ...d.securitySchemes, ...(JSON.parse('{"__proto__":{"type":"mutualTLS"}}') as object) },
+  })),
   mutation("null in extension params", "capabilities.extensions.0.params", (d) => ({
     ...d,
     capabilities: { ...(d.capabilities as object), extensions: [{ uri: "https://ext.example/x", params: { a: null } }] },
@@ -281,10 +288,11 @@ const mutatedRpcArb: fc.Arbitrary<RpcCase> = fc.oneof(
     bytes: withInvalidUtf8(r, bad, at),
     expected: { ok: false, code: -32700, id: null } as Verdict,
   })),
-  rpcRequestArb.map((r) => {
-    // A repeated member: JSON.parse (and the edge) keep the last one.
+  fc.tuple(rpcRequestArb, fc.constantFrom('"jsonrpc":"1.0"', '"jsonrpc":"2.0"', '"method":"other"', '"id":"other"')).map(([r, first]) => {
+    // A repeated member whose last value is valid: JSON.parse keeps it, an origin's parser
+    // may keep the first. Only the duplicate-key check refuses it.
     const textBody = JSON.stringify(r);
-    return { kind: "repeated jsonrpc (last wins)", bytes: encoder.encode(`${textBody.slice(0, -1)},"jsonrpc":"1.0"}`), expected: invalid(r.id) };
+    return { kind: "repeated member", bytes: encoder.encode(`{${first},${textBody.slice(1)}`), expected: invalid(r.id) };
   }),
 );
 

@@ -255,8 +255,10 @@ describe("the worker under hostile requests", () => {
         } else if (c.expected.ok) {
           tally.add("forwarded");
           expect(response.status, c.kind).toBe(200);
-          expect(forwarded, c.kind).toEqual([c.bytes]);
-          expect(reply).toEqual({ jsonrpc: "2.0", id: c.expected.id, result: { bytes: c.bytes.byteLength } });
+          // A BOM is not part of JSON text (RFC 8259 §8.1): the edge drops it.
+          const bom = c.bytes[0] === 0xef && c.bytes[1] === 0xbb && c.bytes[2] === 0xbf;
+          expect(forwarded, c.kind).toEqual([bom ? c.bytes.subarray(3) : c.bytes]);
+          expect(reply).toEqual({ jsonrpc: "2.0", id: c.expected.id, result: { bytes: forwarded[0]!.byteLength } });
         } else {
           tally.add(`refused ${c.expected.code}`);
           expect(response.status, c.kind).toBe(200);
