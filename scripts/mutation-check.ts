@@ -257,9 +257,63 @@ export const MUTATIONS: Mutation[] = [
     to: "const host = url.slice(afterScheme, pathStart);",
     tests: [W("host-form"), N("edge-sockets")],
   },
-  // Not listed: normalizeHost() on a trusted X-Forwarded-Host (public-base.ts) is an
-  // equivalent mutant today: HOST refuses a trailing dot before it runs, and
-  // new URL().origin lower-cases the host anyway.
+  {
+    name: "host normalization: trusted X-Forwarded-Host",
+    file: "src/http/public-base.ts",
+    from: "const host = forwarded === undefined ? undefined : normalizeHost(forwarded);",
+    to: "const host = forwarded;",
+    tests: [W("host-form")],
+  },
+  {
+    name: "host allowlist: one check for every route",
+    file: "src/http/public-base.ts",
+    from: "return config.hostAllowlist === undefined || config.hostAllowlist.has(hostname);",
+    to: "return true;",
+    tests: [W("signing"), W("card-http")],
+  },
+  // ---- documents, signing scope, versions ----
+  {
+    name: "documents: depth bound",
+    file: "src/card/source.ts",
+    from: "if (exceedsDepth(value)) return",
+    to: "if (false) return",
+    tests: [W("hardening")],
+  },
+  {
+    name: "documents: reserved key names refused",
+    file: "src/card/source.ts",
+    from: "if (reserved !== undefined) return",
+    to: "if (false) return",
+    tests: [W("hardening")],
+  },
+  {
+    name: "signing: only for hosts the operator named",
+    file: "src/config.ts",
+    from: "if (v.CARD_SIGNING_KEY && !v.PUBLIC_BASE_URL && !(v.HOST_ALLOWLIST && v.HOST_ALLOWLIST.length > 0)) {",
+    to: "if (false) {",
+    tests: [W("config"), W("signing")],
+  },
+  {
+    name: "versions: a call in an unserved version gets -32009",
+    file: "src/proxy/forward.ts",
+    from: "if (!served.includes(version))",
+    to: "if (false)",
+    tests: [W("hardening")],
+  },
+  {
+    name: "cards: 0.3-shaped variants give way when 0.3 is not served",
+    file: "src/card/render.ts",
+    from: 'if (variant === "v1" || !servesV03(endpoint.protocolVersions))',
+    to: 'if (variant === "v1")',
+    tests: [W("hardening")],
+  },
+  {
+    name: "extended card: depth bound on the origin's reply",
+    file: "src/proxy/forward.ts",
+    from: " || exceedsDepth(reply)",
+    to: "",
+    tests: [W("hardening")],
+  },
   // ---- admin auth ----
   {
     name: "admin: bearer token check",
@@ -281,6 +335,34 @@ export const MUTATIONS: Mutation[] = [
     from: 'if (!token) throw new HttpError(404, "Not found");',
     to: "",
     tests: [W("admin")],
+  },
+  {
+    name: "admin: document size counted in bytes read",
+    file: "src/admin/routes.ts",
+    from: "const read = await readBody(c.req.raw.body, { maxBytes: MAX_DOCUMENT_BYTES,",
+    to: "const read = await readBody(c.req.raw.body, { maxBytes: 4 * MAX_DOCUMENT_BYTES,",
+    tests: [W("admin-body")],
+  },
+  {
+    name: "admin: strict UTF-8",
+    file: "src/admin/routes.ts",
+    from: 'return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(read.bytes);',
+    to: 'return new TextDecoder("utf-8", { fatal: false, ignoreBOM: false }).decode(read.bytes);',
+    tests: [W("admin-body")],
+  },
+  {
+    name: "admin: If-Match names the current version",
+    file: "src/admin/preconditions.ts",
+    from: "} else if (!ifMatch.some((t) => !t.weak && t.tag === current.etag)) {",
+    to: "} else if (false) {",
+    tests: [W("admin-versions")],
+  },
+  {
+    name: "admin: one write at a time per key",
+    file: "src/admin/document-log.ts",
+    from: "return this.ctx.blockConcurrencyWhile(async (): Promise<T | Failure> => {",
+    to: "return (async (f: () => Promise<T | Failure>) => f())(async (): Promise<T | Failure> => {",
+    tests: [W("admin-versions")],
   },
   // ---- streaming ----
   {

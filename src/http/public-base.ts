@@ -17,8 +17,10 @@ function firstValue(headers: Headers, name: string): string | undefined {
 function forwardedOrigin(requestUrl: RequestTarget, headers: Headers): string {
   const proto = firstValue(headers, "x-forwarded-proto")?.toLowerCase();
   const scheme = proto === "http" || proto === "https" ? proto : requestUrl.protocol.slice(0, -1);
-  const host = firstValue(headers, "x-forwarded-host");
-  const authority = host !== undefined && host.length <= 260 && HOST.test(host) ? normalizeHost(host) : requestUrl.host;
+  const forwarded = firstValue(headers, "x-forwarded-host");
+  // Normalized before it is checked, like the request's own host: `Agents.Example.com.` is agents.example.com.
+  const host = forwarded === undefined ? undefined : normalizeHost(forwarded);
+  const authority = host !== undefined && host.length <= 260 && HOST.test(host) ? host : requestUrl.host;
   try {
     return new URL(`${scheme}://${authority}`).origin;
   } catch {

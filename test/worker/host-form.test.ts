@@ -21,7 +21,7 @@ describe("one form of a host", () => {
     expect(await cardUrl(`https://other.example.com.${CARD}`, {}, ALLOWED)).toEqual({ status: 404 });
   });
 
-  it.each(["AGENTS.EXAMPLE.COM", "Agents.Example.Com:443"])("takes the trusted forwarded host %s as agents.example.com", async (forwarded) => {
+  it.each(["AGENTS.EXAMPLE.COM", "Agents.Example.Com:443", "agents.example.com.", "Agents.Example.Com.:443"])("takes the trusted forwarded host %s as agents.example.com", async (forwarded) => {
     const trusted = { ...ALLOWED, TRUST_FORWARDED_HEADERS: "true" };
     expect(await cardUrl(`https://10.0.0.5${CARD}`, { "X-Forwarded-Host": forwarded, "X-Forwarded-Proto": "https" }, trusted)).toEqual({
       status: 200,
