@@ -13,7 +13,8 @@ const body = await (await fetch(cardUrl)).text();
 // The same bundle with a card signing key (ES256): signatures are computed once and memoized.
 const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
 const signingKey = JSON.stringify({ ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey), kid: "bench" });
-const signedWorker = await serveBundle(bundle, { CARD_SIGNING_KEY: signingKey });
+// Signing needs the hosts named (HOST_ALLOWLIST): the bench requests 127.0.0.1.
+const signedWorker = await serveBundle(bundle, { CARD_SIGNING_KEY: signingKey, HOST_ALLOWLIST: "127.0.0.1" });
 const signedUrl = new URL(CARD_PATH, signedWorker.url).href;
 const signedBody = await (await fetch(signedUrl)).text();
 if (!JSON.parse(signedBody).signatures) throw new Error("the signed worker served an unsigned card");

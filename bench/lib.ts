@@ -90,15 +90,19 @@ function wrkMs(value: string, unit: string): number {
   return Number(value) * ({ us: 0.001, ms: 1, s: 1000, m: 60_000 }[unit] ?? NaN);
 }
 
-/** A wrk Lua script that sends `body` with `method` (wrk itself only does GET). */
-function wrkScript(method: string, body: string): string {
+/** A wrk Lua script file. */
+function luaFile(lua: string): string {
   const path = join(mkdtempSync(join(tmpdir(), "bench-wrk-")), "request.lua");
-  writeFileSync(path, `wrk.method = ${JSON.stringify(method)}\nwrk.body = ${JSON.stringify(body)}\n`);
+  writeFileSync(path, lua);
   return path;
 }
 
-async function wrk(url: string, headers: Record<string, string>, connections: number, duration: number, request?: LoadOptions["request"]): Promise<Load> {
-  const script = request ? ["-s", wrkScript(request.method, request.body)] : [];
+/** Lua that sends `body` with `method` (wrk itself only does GET). */
+const requestLua = (method: string, body: string) => `wrk.method = ${JSON.stringify(method)}\nwrk.body = ${JSON.stringify(body)}\n`;
+
+async function wrk(url: string, headers: Record<string, string>, connections: number, duration: number, opts: LoadOptions): Promise<Load> {
+  const lua = opts.lua ?? (opts.request ? requestLua(opts.request.method, opts.request.body) : undefined);
+  const script = lua ? ["-s", luaFile(lua)] : [];
   const args = ["-t1", `-c${connections}`, `-d${duration}s`, "--latency", ...script, ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]), url];
   const out = await new Promise<string>((resolve, reject) =>
     execFile("wrk", args, (error, stdout) => (error ? reject(error) : resolve(stdout))),
@@ -123,12 +127,15 @@ export interface LoadOptions {
   duration?: number;
   /** A POST (or other) request instead of GET. */
   request?: { method: "POST" | "PUT"; body: string };
+  /** A whole wrk Lua script (wrk only), e.g. one that varies the Host header per request. */
+  lua?: string;
 }
 
 export async function load(url: string, headers: Record<string, string> = {}, opts: LoadOptions = {}): Promise<Load> {
   const connections = opts.connections ?? CONNECTIONS;
   const duration = opts.duration ?? DURATION_S;
-  if (LOAD_TOOL === "wrk") return wrk(url, headers, connections, duration, opts.request);
+  if (LOAD_TOOL === "wrk") return wrk(url, headers, connections, duration, opts);
+  if (opts.lua) throw new Error("this load needs wrk (apt-get install wrk)");
   const result = await autocannon({ url, headers, connections, duration, ...(opts.request ?? {}) });
   return {
     requestsPerSecond: result.requests.average,
@@ -160,6 +167,14 @@ export async function sideBySide(targets: Record<string, () => Promise<Load>>): 
       },
     ]),
   );
+}
+
+/**
+ * One goal, said plainly: the figure, the goal and whether this run met it.
+ * Benches never fail on timing; the reader is never left to guess either.
+ */
+export function verdict(name: string, figure: string, goal: string, met: boolean): void {
+  console.log(`${name}: figure ${figure}; goal ${goal}; met: ${met ? "yes" : "no"}`);
 }
 
 export function printTable(rows: Record<string, Load>): void {

@@ -26,7 +26,7 @@ await waitForHttp(originUrl, origin);
 const bundle = buildBundle();
 const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
 const signingKey = JSON.stringify({ ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey), kid: "load" });
-const worker = await serveBundle(bundle, { ORIGIN_URL: originUrl, CARD_SIGNING_KEY: signingKey, MAX_BODY_BYTES: "65536" });
+const worker = await serveBundle(bundle, { ORIGIN_URL: originUrl, CARD_SIGNING_KEY: signingKey, HOST_ALLOWLIST: HOSTS.join(","), MAX_BODY_BYTES: "65536" });
 await (await worker.mf.getKVNamespace("SKILLS")).put("agents-b.example.com", JSON.stringify({ name: "Agent B", skills: [{ name: "Echo", tags: ["echo"] }] }));
 const port = Number(worker.url.port);
 

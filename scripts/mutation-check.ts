@@ -235,7 +235,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "public base: forwarded host validation",
     file: "src/http/public-base.ts",
-    from: "host !== undefined && host.length <= 260 && HOST.test(host) ? normalizeHost(host) : requestUrl.host",
+    from: "host !== undefined && host.length <= 260 && HOST.test(host) ? host : requestUrl.host",
     to: "host !== undefined ? host : requestUrl.host",
     tests: [W("card-http")],
   },

@@ -1,0 +1,31 @@
+// What the proxy benches send and compare against: request bodies of a given
+// size, the bare passthrough worker (the physical limit of a proxy in workerd)
+// and a fixed-JSON origin (no origin cost to speak of).
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A JSON-RPC request of about `bytes` bytes (its text part padded). */
+export function sendBody(method: string, bytes = 0): string {
+  const base = { jsonrpc: "2.0", id: 1, method, params: { message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: "bench" }] }, configuration: { returnImmediately: false } } };
+  const pad = Math.max(0, bytes - JSON.stringify(base).length);
+  base.params.message.parts[0]!.text = `bench${"x".repeat(pad)}`;
+  return JSON.stringify(base);
+}
+
+/** The physical limit: a worker that forwards method, headers and body to ORIGIN_URL and returns the answer. */
+export const BARE_PASSTHROUGH = `export default { fetch(request, env) { return fetch(env.ORIGIN_URL, { method: request.method, headers: request.headers, body: request.body }); } };`;
+
+/** A fixed JSON-RPC reply: isolates the worker's cost from any origin's. */
+export async function fixedJsonOrigin(): Promise<{ url: string; close: () => void }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"jsonrpc":"2.0","id":1,"result":{"message":{"messageId":"m","role":"ROLE_AGENT","parts":[{"text":"ok"}]}}}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() };
+}
+
