@@ -3,7 +3,7 @@
 // `[vars]`); an empty string means "unset". Errors name the variable, never
 // echo its value (it may be a secret).
 import * as z from "zod/mini";
-import { normalizeHost } from "./http/request-url";
+import { normalizeHost } from "./http/request-target";
 import { formatIssues } from "./validation";
 import type { ParseResult } from "./card/source";
 import { parsePrivateJwk, parsePublicJwks, type PrivateSigningJwk, type PublicJwk } from "./sign/keys";

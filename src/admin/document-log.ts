@@ -38,8 +38,8 @@ export interface Version {
   text: string | null;
 }
 
-export type Failure = { ok: false; status: 404 | 409 | 412 | 503; message: string };
-export type Outcome = ({ ok: true } & Version) | Failure;
+export type LogRefusal = { ok: false; status: 404 | 409 | 412 | 503; message: string };
+export type Outcome = ({ ok: true } & Version) | LogRefusal;
 
 export interface VersionSummary {
   version: number;
@@ -96,7 +96,7 @@ export class DocumentLog extends DurableObject<Env> {
   }
 
   /** The kept versions, newest first (texts left out); 404 when the key has none. */
-  history(key: string): Promise<{ ok: true; versions: VersionSummary[] } | Failure> {
+  history(key: string): Promise<{ ok: true; versions: VersionSummary[] } | LogRefusal> {
     return this.#exclusive(async () => {
       if (!(await this.#reconcile(key))) throw new Refusal(404, `No version is stored for ${key}`);
       const rows = this.ctx.storage.sql.exec<Row>("SELECT version, etag, text, origin, created_at FROM versions ORDER BY version DESC").toArray();
@@ -145,8 +145,8 @@ export class DocumentLog extends DurableObject<Env> {
    * are atomic with respect to other writes and KV writes land in version order.
    * Never throws (a throw inside blockConcurrencyWhile resets the object).
    */
-  #exclusive<T>(step: () => Promise<T>): Promise<T | Failure> {
-    return this.ctx.blockConcurrencyWhile(async (): Promise<T | Failure> => {
+  #exclusive<T>(step: () => Promise<T>): Promise<T | LogRefusal> {
+    return this.ctx.blockConcurrencyWhile(async (): Promise<T | LogRefusal> => {
       try {
         return await step();
       } catch (error) {

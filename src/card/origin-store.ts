@@ -6,7 +6,7 @@
 // client: the worker rebuilds every variant with public URLs.
 import { readBody, type KeepAlive } from "../http/body";
 import { log } from "../log";
-import type { OriginTransport } from "../proxy/transport";
+import type { OriginRouter } from "../proxy/origin-router";
 import { issuesToText } from "../validation";
 import { sourceFromCard, type OriginCardSource } from "./from-origin";
 import type { CardSource } from "./source";
@@ -25,7 +25,7 @@ export class OriginCardStore {
   readonly #bySource = new WeakMap<CardSource, OriginCardSource>();
 
   constructor(
-    private readonly transport: OriginTransport,
+    private readonly transport: OriginRouter,
     private readonly url: string,
     private readonly headers: Record<string, string>,
     private readonly ttlSeconds: number,

@@ -4,7 +4,7 @@
 // when the operator says a trusted proxy sets them: trusting them by default
 // would let anyone poison a cached card with their own host.
 import type { Config } from "../config";
-import { normalizeHost, type RequestTarget } from "./request-url";
+import { normalizeHost, type RequestTarget } from "./request-target";
 
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 

@@ -2,12 +2,19 @@
 // on the exact bytes the client sent. Valid requests are forwarded as those
 // bytes (minus a UTF-8 BOM); invalid ones never reach the origin. Only bytes
 // with one meaning pass: a duplicate key could be read differently by the origin.
+import { failure, type Failure } from "../errors/failures";
+import type { RpcId } from "../errors/responses";
 import { hasDuplicateKey } from "../json";
-import { rpcError, type RpcErrorObject, type RpcId } from "./errors";
 
-export type RpcValidation =
-  | { ok: true; id: RpcId; method: string; params: unknown; bytes: Uint8Array }
-  | { ok: false; id: RpcId; error: RpcErrorObject };
+/** A call that passed the edge: what it asks and the bytes to forward. */
+export interface RpcCall {
+  id: RpcId;
+  method: string;
+  params: unknown;
+  bytes: Uint8Array;
+}
+
+export type RpcValidation = ({ ok: true } & RpcCall) | { ok: false; id: RpcId; failure: Failure };
 
 const BOM = [0xef, 0xbb, 0xbf];
 
@@ -23,22 +30,22 @@ export function validateRpcRequest(body: Uint8Array, methodAllowlist?: ReadonlyS
   try {
     text = utf8.decode(body);
   } catch {
-    return { ok: false, id: null, error: rpcError("PARSE_ERROR", "body is not UTF-8", "PARSE_ERROR") };
+    return { ok: false, id: null, failure: failure("PARSE_ERROR", "body is not UTF-8") };
   }
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, id: null, error: rpcError("PARSE_ERROR", undefined, "PARSE_ERROR") };
+    return { ok: false, id: null, failure: failure("PARSE_ERROR") };
   }
   if (Array.isArray(value)) {
-    return { ok: false, id: null, error: rpcError("INVALID_REQUEST", "batch requests are not supported", "INVALID_REQUEST") };
+    return { ok: false, id: null, failure: failure("INVALID_REQUEST", "batch requests are not supported") };
   }
   if (typeof value !== "object" || value === null) {
-    return { ok: false, id: null, error: rpcError("INVALID_REQUEST", "expected a JSON-RPC request object", "INVALID_REQUEST") };
+    return { ok: false, id: null, failure: failure("INVALID_REQUEST", "expected a JSON-RPC request object") };
   }
   const request = value as Record<string, unknown>;
   const id = isValidId(request.id) ? request.id : null;
-  const invalid = (detail: string): RpcValidation => ({ ok: false, id, error: rpcError("INVALID_REQUEST", detail, "INVALID_REQUEST") });
+  const invalid = (detail: string): RpcValidation => ({ ok: false, id, failure: failure("INVALID_REQUEST", detail) });
   if (request.jsonrpc !== "2.0") return invalid('"jsonrpc" must be "2.0"');
   if (!("id" in request)) return invalid('"id" is required (A2A has no notifications)');
   if (!isValidId(request.id)) return invalid('"id" must be a string, a number or null');
@@ -48,7 +55,7 @@ export function validateRpcRequest(body: Uint8Array, methodAllowlist?: ReadonlyS
   }
   if (hasDuplicateKey(text)) return invalid("an object names the same key twice");
   if (methodAllowlist && !methodAllowlist.has(request.method)) {
-    return { ok: false, id, error: rpcError("METHOD_NOT_FOUND", undefined, "METHOD_NOT_FOUND") };
+    return { ok: false, id, failure: failure("METHOD_NOT_FOUND") };
   }
   // RFC 8259 §8.1: a BOM is not part of JSON text; the decoder dropped it, so does the forwarded copy.
   const bytes = BOM.every((byte, i) => body[i] === byte) ? body.subarray(3) : body;

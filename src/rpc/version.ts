@@ -1,6 +1,6 @@
-// Which A2A version a JSON-RPC request speaks (A2A 1.0 §3.6), and the error for
-// a version the edge does not serve (§9.5 VersionNotSupportedError, -32009).
-import type { RpcErrorObject } from "./errors";
+// Which A2A version a JSON-RPC request speaks (A2A 1.0 §3.6), and the refusal
+// of a version the edge does not serve (§9.5 VersionNotSupportedError, -32009).
+import { failure, type Failure } from "../errors/failures";
 
 /** 0.3 methods are `category/action` (0.3 §3.5.1); 1.0 methods are PascalCase (1.0 §9.1). */
 function generationOf(method: string): string {
@@ -21,17 +21,10 @@ export function requestVersion(header: string | null, method: string): string {
   return match ? `${Number(match[1])}.${Number(match[2])}` : value.slice(0, 16);
 }
 
-export function versionNotSupported(version: string, supported: readonly string[]): RpcErrorObject {
-  return {
-    code: -32009,
-    message: `Protocol version not supported; this agent serves ${supported.join(", ")}`,
-    data: [
-      {
-        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-        reason: "VERSION_NOT_SUPPORTED",
-        domain: "a2a-protocol.org",
-        metadata: { requestedVersion: /^\d+\.\d+$/.test(version) ? version : "unreadable", supportedVersions: supported.join(",") },
-      },
-    ],
-  };
+/** Undefined when `version` is served; else -32009 naming the supported versions (never the unreadable value). */
+export function unservedVersion(version: string, served: readonly string[]): Failure | undefined {
+  if (served.includes(version)) return undefined;
+  return failure("VERSION_NOT_SUPPORTED", `this agent serves ${served.join(", ")}`, {
+    metadata: { requestedVersion: /^\d+\.\d+$/.test(version) ? version : "unreadable", supportedVersions: served.join(",") },
+  });
 }

@@ -1,5 +1,5 @@
 // Renders (once per built card) and serves the human view.
-import type { BuiltCard } from "../runtime";
+import type { BuiltCard } from "../card/card-service";
 import { CardPage, type SignatureInfo } from "./page";
 
 const pages = new WeakMap<BuiltCard, string>();

@@ -11,16 +11,16 @@ describe("admin API", () => {
     expect((await call("https://a.example.com/_admin/hosts")).status).toBe(404);
   });
 
-  it("requires the bearer token, compared in constant time", async () => {
+  it("requires the bearer token, compared as SHA-256 digests (hono/bearer-auth)", async () => {
     const call = worker();
-    const equal = vi.spyOn(crypto.subtle, "timingSafeEqual");
+    const digest = vi.spyOn(crypto.subtle, "digest");
     for (const auth of [null, "Bearer wrong-token-0123456789ab", `Basic ${btoa(`x:${TOKEN}`)}`, TOKEN]) {
       const response = await call("https://a.example.com/_admin/hosts", {}, auth);
       expect(response.status).toBe(401);
       expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
       expect(await response.text()).not.toContain(TOKEN);
     }
-    expect(equal).toHaveBeenCalled();
+    expect(digest).toHaveBeenCalled();
     expect((await call("https://a.example.com/_admin/hosts")).status).toBe(200);
     expect((await call("https://a.example.com/_admin/hosts", {}, `bearer ${TOKEN}`)).status).toBe(200); // RFC 9110 §11.1
   });

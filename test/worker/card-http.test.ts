@@ -208,7 +208,7 @@ describe("CORS and errors", () => {
       expect(response.status).toBe(204);
       expect(response.headers.get("access-control-allow-origin")).toBe("*");
       expect(response.headers.get("access-control-allow-headers")).toContain("A2A-Version");
-      expect(response.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
+      expect(response.headers.get("access-control-allow-methods")).toBe("GET,HEAD,OPTIONS");
     }
   });
 
@@ -217,7 +217,9 @@ describe("CORS and errors", () => {
       const response = await call(HOST + path);
       expect(response.status).toBe(404);
       expect(response.headers.get("content-type")).toBe("application/json");
-      expect(await response.json()).toEqual({ error: { code: 404, status: "NOT_FOUND", message: "Not found" } });
+      expect(await response.json()).toEqual({
+        error: { code: 404, status: "NOT_FOUND", message: "Not found", details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "NOT_FOUND", domain: "agent-card-edge" }] },
+      });
     }
   });
 

@@ -140,8 +140,8 @@ describe("caching in the isolate", () => {
     await call(`https://other.example.com${CARD}`, {}, workerEnv);
     expect(digest).toHaveBeenCalledTimes(3);
     const runtime = runtimeFor(workerEnv);
-    const source = await runtime.store.lookup("memo.example.com");
-    expect(runtime.card(source, "https://memo.example.com", "hybrid")).toBe(runtime.card(source, "https://memo.example.com", "hybrid"));
+    const source = await runtime.cards.store.lookup("memo.example.com");
+    expect(runtime.cards.card(source, "https://memo.example.com", "hybrid")).toBe(runtime.cards.card(source, "https://memo.example.com", "hybrid"));
   });
 
   it("keeps the memoized card when a KV value is re-read unchanged", async () => {

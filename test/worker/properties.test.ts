@@ -9,6 +9,7 @@ import { buildCard, CARD_VARIANTS } from "../../src/card/render";
 import { parseCardSource } from "../../src/card/source";
 import { CONFIG_VARIABLES, parseConfig } from "../../src/config";
 import { validateRpcRequest } from "../../src/rpc/validate";
+import { FAILURES } from "../../src/errors/failures";
 import bundled from "../../skills.json";
 import {
   documentArb,
@@ -154,7 +155,7 @@ function verdictOfBytes(body: Uint8Array): Verdict {
 }
 
 function verdictOf(result: ReturnType<typeof validateRpcRequest>): Verdict {
-  return result.ok ? { ok: true, id: result.id, method: result.method } : { ok: false, code: result.error.code as -32700, id: result.id };
+  return result.ok ? { ok: true, id: result.id, method: result.method } : { ok: false, code: FAILURES[result.failure.reason].code as -32700, id: result.id };
 }
 
 describe("the JSON-RPC validator", () => {
@@ -204,7 +205,7 @@ describe("the JSON-RPC validator", () => {
       fc.property(rpcRequestArb, invalidUtf8Arb, fc.nat({ max: 40 }), (request, bad, at) => {
         expect(validateRpcRequest(bytes(JSON.stringify(request))).ok).toBe(true);
         const verdict = validateRpcRequest(withInvalidUtf8(request, bad, at));
-        expect(verdict).toMatchObject({ ok: false, id: null, error: { code: -32700 } });
+        expect(verdict).toMatchObject({ ok: false, id: null, failure: { reason: "PARSE_ERROR" } });
       }),
       { numRuns: 200 },
     );

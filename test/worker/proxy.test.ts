@@ -139,7 +139,7 @@ describe("forwarding", () => {
     const origin = okOrigin();
     const preflight = await callVia(origin, `${PUBLIC}/`, { method: "OPTIONS", headers: { Origin: "https://ui.example", "Access-Control-Request-Method": "POST" } }, env());
     expect(preflight.status).toBe(204);
-    expect(preflight.headers.get("access-control-allow-methods")).toBe("POST, OPTIONS");
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("POST,OPTIONS");
     for (const h of ["Content-Type", "Authorization", "A2A-Version", "A2A-Extensions"]) expect(preflight.headers.get("access-control-allow-headers")).toContain(h);
     expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
     const put = await callVia(origin, `${PUBLIC}/`, { method: "PUT", body: "{}" }, env());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { requestTarget, searchParam } from "../../src/http/request-url";
+import { requestTarget, searchParam } from "../../src/http/request-target";
 
 describe("requestTarget", () => {
   it.each([

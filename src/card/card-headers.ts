@@ -2,13 +2,16 @@
 import type { Config } from "../config";
 import type { CardVariant } from "./render";
 
-export const CARD_METHODS = "GET, HEAD, OPTIONS";
+/** What the card paths answer to (Allow of a 405). */
+export const CARD_METHODS = ["GET", "HEAD", "OPTIONS"];
 
-// The card is public and carries no credentials: `*` is safe, and it is never
-// combined with Access-Control-Allow-Credentials (browsers reject that pair).
-export const CARD_CORS: ReadonlyArray<[string, string]> = [
-  ["access-control-allow-origin", "*"],
-];
+/**
+ * CORS of the card (preflights go through hono/cors with the same origin; this
+ * copy rides in the memoized headers of the fast path). The card is public and
+ * carries no credentials: `*` is safe, and it is never combined with
+ * Access-Control-Allow-Credentials (browsers reject that pair).
+ */
+export const CARD_CORS_ORIGIN = "*";
 
 /**
  * Headers shared by the 200 and the 304 (RFC 9110 §15.4.5), without Content-Type.
@@ -16,7 +19,7 @@ export const CARD_CORS: ReadonlyArray<[string, string]> = [
  */
 export function cardHeaders(config: Config, variant: CardVariant, etag: string): Array<[string, string]> {
   const headers: Array<[string, string]> = [
-    ...CARD_CORS,
+    ["access-control-allow-origin", CARD_CORS_ORIGIN],
     ["cache-control", `public, max-age=${config.cardMaxAge}, stale-while-revalidate=${config.cardStaleWhileRevalidate}`],
     ["etag", etag],
   ];

@@ -9,8 +9,8 @@ const FORWARDED_REQUEST_HEADERS = ["content-type", "accept", "a2a-version", "a2a
 /** Origin -> client. No Location/Content-Location/Set-Cookie: they can carry the private address or scope. */
 const RETURNED_RESPONSE_HEADERS = ["content-type", "cache-control", "content-language", "a2a-version", "a2a-extensions", "x-a2a-extensions", "www-authenticate", "retry-after", "x-accel-buffering"];
 
-export const RPC_CORS_ALLOW_HEADERS = "Content-Type, Authorization, A2A-Version, A2A-Extensions, X-A2A-Extensions";
-export const RPC_METHODS = "POST, OPTIONS";
+/** What a browser page may send to the RPC endpoint (CORS preflight). */
+export const RPC_CORS_ALLOW_HEADERS = ["Content-Type", "Authorization", "A2A-Version", "A2A-Extensions", "X-A2A-Extensions"];
 
 export interface PublicSide {
   /** `https` or `http`, as the client used (or the trusted proxy said). */
@@ -55,35 +55,17 @@ export function secretFragments(originHeaders: Readonly<Record<string, string>>)
 /**
  * Allowlisted origin headers, minus any whose value mentions a private origin
  * or repeats an origin credential (compared case-insensitively: `HTTP://LOCALHOST:32100`
- * names the same host), plus CORS for the calling page.
+ * names the same host).
  */
-export function clientResponseHeaders(origin: Headers, secrets: readonly string[], privateHosts: readonly string[], cors: Headers): Headers {
+export function clientResponseHeaders(origin: Headers, secrets: readonly string[], privateHosts: readonly string[]): Headers {
   const hosts = privateHosts.map((host) => host.toLowerCase());
-  const headers = new Headers(cors);
+  const headers = new Headers();
   for (const name of RETURNED_RESPONSE_HEADERS) {
     const value = origin.get(name);
     if (value === null) continue;
     const lower = value.toLowerCase();
     if (hosts.some((host) => lower.includes(host)) || secrets.some((secret) => lower.includes(secret))) continue;
     headers.set(name, value);
-  }
-  return headers;
-}
-
-/**
- * CORS for the JSON-RPC endpoint: `*` by default (requests carry Authorization
- * explicitly, never cookies), or the listed origins reflected. Never
- * Access-Control-Allow-Credentials.
- */
-export function rpcCorsHeaders(requestOrigin: string | null, config: Config): Headers {
-  const headers = new Headers();
-  if (config.corsAllowedOrigins === "*") {
-    headers.set("access-control-allow-origin", "*");
-  } else {
-    headers.set("vary", "Origin");
-    if (requestOrigin !== null && config.corsAllowedOrigins.includes(requestOrigin)) {
-      headers.set("access-control-allow-origin", requestOrigin);
-    }
   }
   return headers;
 }

@@ -1,0 +1,50 @@
+// GET/HEAD on the two well-known card paths, and the human view of the same
+// card (GET /, or a card path asked for with Accept: text/html).
+import type { EdgeRequest } from "../http/edge-request";
+import { ifNoneMatchHits } from "../http/etag";
+import { searchParam } from "../http/request-target";
+import { renderCardPage } from "../view/render";
+import type { BuiltCard } from "./card-service";
+import type { CardVariant } from "./render";
+import { CARD_PATH, negotiateVariant } from "./variant";
+
+type Later<T> = T | Promise<T>;
+
+/** Applies `next` to a value that may still be coming, without a microtask when it is already there (the hot path). */
+function andThen<T, U>(value: Later<T>, next: (v: T) => Later<U>): Later<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
+/** The built card of this request's host and variant: synchronous once the isolate holds it. */
+function builtCard(edge: EdgeRequest, variant: CardVariant): Later<BuiltCard> {
+  const { cards } = edge.runtime;
+  return andThen(cards.source(edge.hostname, edge.keepAlive), (source) => cards.card(source, edge.base, variant));
+}
+
+/** Browsers navigating to the card get the page; API clients (application/json, * / *) the JSON. */
+export function wantsHtml(request: Request): boolean {
+  return request.headers.get("accept")?.includes("text/html") ?? false;
+}
+
+/**
+ * The card response for one request. Synchronous when the isolate already
+ * holds the document and the built card (the steady state), so the hot path
+ * allocates one Response and awaits nothing.
+ */
+export function cardResponse(edge: EdgeRequest): Later<Response> {
+  if (wantsHtml(edge.request)) return pageResponse(edge);
+  const { request, target, runtime } = edge;
+  const requested = request.headers.get("a2a-version") ?? searchParam(target, "A2A-Version");
+  const variant = negotiateVariant(target.pathname, requested, runtime.config.cardCompat);
+  return andThen(builtCard(edge, variant), (built) => {
+    if (ifNoneMatchHits(request.headers.get("if-none-match"), built.etag)) {
+      return new Response(null, { status: 304, headers: built.notModifiedHeaders });
+    }
+    return new Response(built.body, { status: 200, headers: built.okHeaders });
+  });
+}
+
+/** The human view, rendered from the strict 1.0 card (signatures included). */
+export function pageResponse(edge: EdgeRequest): Later<Response> {
+  return andThen(builtCard(edge, "v1"), (built) => renderCardPage(built, `${edge.base}${CARD_PATH}`, edge.runtime.config.cardMaxAge));
+}

@@ -1,0 +1,115 @@
+// The cards of this isolate: which card-source document a host gets (KV,
+// bundled, or the origin's own card in passthrough mode), and each (document,
+// public base, variant) card built, signed and hashed once. Everything here is
+// derived; losing it (a new isolate) only costs a rebuild.
+import type { Config } from "../config";
+import type { KeepAlive } from "../http/body";
+import { strongEtag } from "../http/etag";
+import { joinUrl } from "../http/urls";
+import type { OriginRouter } from "../proxy/origin-router";
+import type { CardSigner } from "../sign/card-signer";
+import { publicizeCard } from "./from-origin";
+import { cardHeaders } from "./card-headers";
+import { OriginCardStore } from "./origin-store";
+import { buildCard, type AgentCard, type CardVariant } from "./render";
+import type { CardSource } from "./source";
+import { CardSourceStore } from "./store";
+
+export interface BuiltCard {
+  /** The card object (for the human view); never mutated. */
+  card: AgentCard;
+  body: Uint8Array;
+  etag: string;
+  /**
+   * Response headers, built once: workerd copies a Headers object into a new
+   * Response far faster than it converts a header list (~3 µs vs ~20-40 µs).
+   * Never mutated after construction.
+   */
+  okHeaders: Headers;
+  notModifiedHeaders: Headers;
+}
+
+/** Per source document: base -> variant -> card. Bases come from Host headers: bounded. */
+const MAX_BASES_PER_SOURCE = 256;
+
+type Memo = BuiltCard | Promise<BuiltCard>;
+type Later<T> = T | Promise<T>;
+
+export class CardService {
+  readonly store: CardSourceStore;
+  /** Passthrough card mode only. */
+  readonly originCards: OriginCardStore | undefined;
+  readonly #cards = new WeakMap<CardSource, Map<string, Partial<Record<CardVariant, Memo>>>>();
+
+  constructor(
+    private readonly config: Config,
+    kv: KVNamespace | undefined,
+    bundled: () => CardSource,
+    private readonly origins: OriginRouter,
+    private readonly signer: CardSigner | undefined,
+  ) {
+    this.store = new CardSourceStore(kv, bundled, config.kvCacheTtl);
+    this.originCards =
+      config.cardSource === "origin" && config.originCardUrl
+        ? new OriginCardStore(origins, config.originCardUrl, config.originHeaders, config.originCardTtl, config.originTimeoutMs)
+        : undefined;
+  }
+
+  /** The card-source document for a public hostname: the origin's card (passthrough mode) or KV/bundled. */
+  source(hostname: string, keepAlive?: KeepAlive): Later<CardSource> {
+    if (!this.originCards) return this.store.lookup(hostname, keepAlive);
+    const found = this.originCards.lookup(keepAlive);
+    if (found instanceof Promise) return found.then((card) => card?.source ?? this.store.lookup(hostname, keepAlive));
+    return found?.source ?? this.store.lookup(hostname, keepAlive);
+  }
+
+  /** `Major.Minor` versions the edge serves: the origin card's in passthrough mode (once read), else PROTOCOL_VERSIONS. */
+  servedVersions(): readonly string[] {
+    return this.originCards?.held()?.protocolVersions ?? this.config.protocolVersions;
+  }
+
+  /** The card for (source, public base, variant), built and hashed once; synchronous once built (the hot path). */
+  card(source: CardSource, base: string, variant: CardVariant): Memo {
+    let byBase = this.#cards.get(source);
+    if (!byBase) this.#cards.set(source, (byBase = new Map()));
+    let byVariant = byBase.get(base);
+    if (!byVariant) {
+      const oldest = byBase.keys().next();
+      if (byBase.size >= MAX_BASES_PER_SOURCE && !oldest.done) byBase.delete(oldest.value);
+      byVariant = {};
+      byBase.set(base, byVariant);
+    }
+    const memoized = byVariant[variant];
+    if (memoized) return memoized;
+    // Building is CPU and WebCrypto only (no I/O), so later requests may share the promise.
+    const building = this.#build(source, base, variant);
+    const slot = byVariant;
+    slot[variant] = building;
+    building.then(
+      (built) => slot[variant] === building && (slot[variant] = built),
+      () => undefined, // the caller awaiting `building` reports the failure
+    );
+    return building;
+  }
+
+  async #build(source: CardSource, base: string, variant: CardVariant): Promise<BuiltCard> {
+    const { rpcPath, skillAllowlist } = this.config;
+    const fromOrigin = this.originCards?.describe(source);
+    const rpcUrl = joinUrl(base, rpcPath);
+    const protocolVersions = fromOrigin?.protocolVersions ?? this.config.protocolVersions;
+    let card = buildCard(source, { rpcUrl, protocolVersions, skillAllowlist }, variant);
+    // The origin's documentation/icon/provider URLs may name its private host.
+    if (fromOrigin) card = publicizeCard(card, [...this.origins.privateOrigins, ...fromOrigin.advertisedOrigins], base, rpcUrl);
+    if (this.signer) card = await this.signer.sign(card, base);
+    const body = new TextEncoder().encode(JSON.stringify(card));
+    const etag = await strongEtag(body);
+    const headers = cardHeaders(this.config, variant, etag);
+    return {
+      card,
+      body,
+      etag,
+      okHeaders: new Headers([...headers, ["content-type", "application/json"]]),
+      notModifiedHeaders: new Headers(headers),
+    };
+  }
+}

@@ -1,0 +1,46 @@
+// The origin's extended card (A2A 1.0 GetExtendedAgentCard, 0.3
+// agent/getAuthenticatedExtendedCard) names its private address: the reply is
+// read (bounded in size, time and depth), every origin URL becomes the public
+// one, and the card is signed again at the edge like the public card.
+import { publicizeCard } from "../card/from-origin";
+import { failure, type Failure } from "../errors/failures";
+import { readBody } from "../http/body";
+import type { EdgeRequest } from "../http/edge-request";
+import { joinUrl } from "../http/urls";
+import { exceedsDepth } from "../json";
+import { log } from "../log";
+import type { ClassifiedReply } from "./classify";
+
+export const EXTENDED_CARD_METHODS: ReadonlySet<string> = new Set(["GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard"]);
+const MAX_EXTENDED_CARD_BYTES = 4 * 1024 * 1024;
+
+type Reply = { result?: unknown } & Record<string, unknown>;
+
+async function readReply(edge: EdgeRequest, reply: ClassifiedReply): Promise<Reply | undefined> {
+  const { originTimeoutMs } = edge.runtime.config;
+  const read = await readBody(reply.response.body, { maxBytes: MAX_EXTENDED_CARD_BYTES, timeoutMs: originTimeoutMs, excess: "cancel" });
+  if (!read.ok) return undefined;
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(read.bytes));
+    return typeof value === "object" && value !== null && !Array.isArray(value) && !exceedsDepth(value) ? (value as Reply) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The reply with its card made public and re-signed; a reply without a card object (an error) passes as is. */
+export async function publicExtendedCard(edge: EdgeRequest, reply: ClassifiedReply, privateOrigins: readonly string[], method: string): Promise<string | Failure> {
+  const body = await readReply(edge, reply);
+  if (!body) {
+    log("error", "origin_failed", { kind: "invalid_response", method, origin: reply.origin, status: reply.response.status });
+    return failure("ORIGIN_INVALID_RESPONSE", "origin agent returned an unreadable card");
+  }
+  const card = body.result;
+  if (card && typeof card === "object" && !Array.isArray(card)) {
+    const { config, signer } = edge.runtime;
+    const publicCard = publicizeCard(card as Record<string, unknown>, privateOrigins, edge.base, joinUrl(edge.base, config.rpcPath));
+    // The origin's signatures covered its private URLs: the edge signs what it serves.
+    body.result = signer ? await signer.sign(publicCard, edge.base) : publicCard;
+  }
+  return JSON.stringify(body);
+}

@@ -1,0 +1,105 @@
+// Where a JSON-RPC call goes and how the edge reaches it: a Service Binding
+// (`ORIGIN`, when the origin is itself a Worker), else fetch to the region
+// map's candidates for the request's colo/continent, then ORIGIN_URL; or the
+// origin a host's document names, when DOCUMENT_ORIGINS allows it.
+import type { Config } from "../config";
+import { originsOf } from "../card/from-origin";
+import type { CardSource } from "../card/source";
+import { log } from "../log";
+
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface RequestLocation {
+  /** request.cf.colo, e.g. FRA */
+  colo?: string | undefined;
+  /** request.cf.continent, e.g. EU */
+  continent?: string | undefined;
+}
+
+/** The URL a Service Binding request carries when ORIGIN_URL is unset (the binding ignores the host). */
+const BINDING_URL = "https://origin.invalid/";
+/** Hosts whose document named a refused origin, logged once each; bounded (hosts come from requests). */
+const MAX_REFUSALS_LOGGED = 1000;
+
+export interface OriginRoute {
+  /** Ordered: later entries are tried only when an earlier one cannot be connected to. */
+  candidates: string[];
+  /** `scheme://host[:port]` of every private URL involved: never shown to a client. */
+  privateOrigins: readonly string[];
+}
+
+/**
+ * Ordered candidates: the region map's entry for the colo, else for the
+ * continent, then ORIGIN_URL as the last resort.
+ */
+export function originCandidates(config: Pick<Config, "originRegions" | "originUrl">, where: RequestLocation): string[] {
+  const regional = (where.colo && config.originRegions[where.colo]) || (where.continent && config.originRegions[where.continent]) || [];
+  const all = config.originUrl ? [...regional, config.originUrl] : [...regional];
+  return [...new Set(all)];
+}
+
+/** The origin endpoint with the client's query string (e.g. ?A2A-Version=1.0, A2A 1.0 §3.6) merged in. */
+export function withClientQuery(originUrl: string, search: string): string {
+  if (search === "" || search === "?") return originUrl;
+  const url = new URL(originUrl);
+  for (const [key, value] of new URLSearchParams(search)) url.searchParams.append(key, value);
+  return url.href;
+}
+
+export class OriginRouter {
+  /** `scheme://host[:port]` of every configured private URL. */
+  readonly privateOrigins: readonly string[];
+  readonly #refusedHosts = new Set<string>();
+
+  constructor(
+    private readonly config: Config,
+    private readonly binding: Fetcher | undefined,
+    private readonly fetchImpl: FetchLike,
+  ) {
+    const configured = [config.originUrl, config.originCardUrl, ...Object.values(config.originRegions).flat()];
+    this.privateOrigins = originsOf(configured);
+  }
+
+  get hasBinding(): boolean {
+    return this.binding !== undefined;
+  }
+
+  /** The route of one call: the host document's own origin if allowed, else the binding or the region map. */
+  route(document: CardSource, hostname: string, where: RequestLocation): OriginRoute {
+    const named = this.#documentOrigin(document, hostname);
+    if (named) return { candidates: [named], privateOrigins: [...this.privateOrigins, ...originsOf([named])] };
+    const candidates = this.binding ? [this.config.originUrl ?? BINDING_URL] : originCandidates(this.config, where);
+    return { candidates, privateOrigins: this.privateOrigins };
+  }
+
+  send(url: string, init: RequestInit): Promise<Response> {
+    return this.binding ? this.binding.fetch(url, init) : this.fetchImpl(url, init);
+  }
+
+  /** What a log line may say about an origin: its host (never a path, query or credential). */
+  label(url: string): string {
+    if (this.binding) return "service-binding:ORIGIN";
+    try {
+      return new URL(url).host;
+    } catch {
+      return "invalid";
+    }
+  }
+
+  /**
+   * A document is data (KV, admin API) and the origin gets ORIGIN_HEADERS, so
+   * the origin it names is used only if DOCUMENT_ORIGINS lists it, and never
+   * with a Service Binding.
+   */
+  #documentOrigin(document: CardSource, hostname: string): string | undefined {
+    const named = document.originUrl;
+    if (!named) return undefined;
+    if (!this.binding && this.config.documentOrigins.has(new URL(named).origin)) return named;
+    if (this.#refusedHosts.size < MAX_REFUSALS_LOGGED && !this.#refusedHosts.has(hostname)) {
+      this.#refusedHosts.add(hostname);
+      const reason = this.binding ? "service_binding" : "not_in_DOCUMENT_ORIGINS";
+      log("warn", "document_origin_refused", { host: hostname, origin: new URL(named).host, reason });
+    }
+    return undefined;
+  }
+}

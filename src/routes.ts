@@ -1,0 +1,89 @@
+// Every route of the worker, in one table, built once per configuration (the
+// RPC and admin paths are configured). Read top to bottom: the card, the page,
+// the JWKS, the JSON-RPC endpoint, the admin API, then the fallbacks.
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+import { secureHeaders } from "hono/secure-headers";
+import { createAdminApp } from "./admin/admin-api";
+import { CARD_CORS_ORIGIN, CARD_METHODS } from "./card/card-headers";
+import { cardResponse, pageResponse, wantsHtml } from "./card/card-routes";
+import { CARD_PATH, LEGACY_CARD_PATH } from "./card/variant";
+import { EdgeError, isFailure } from "./errors/failures";
+import { httpFailureResponse, renderError } from "./errors/responses";
+import { admitRequest, type EdgeRequest } from "./http/edge-request";
+import { requestTarget } from "./http/request-target";
+import { RPC_CORS_ALLOW_HEADERS } from "./proxy/forwarding-headers";
+import { handleRpc } from "./rpc/pipeline";
+import type { Runtime } from "./runtime";
+import { JWKS_PATH } from "./sign/card-signer";
+
+export type AppEnv = { Bindings: Env };
+
+const CARD_PATHS = [CARD_PATH, LEGACY_CARD_PATH];
+const RPC_METHODS = ["POST", "OPTIONS"];
+const ONE_DAY = 86_400;
+
+/** The request as every route sees it; a host outside HOST_ALLOWLIST ends here with 404. */
+function edgeOf(c: Context<AppEnv>, runtime: Runtime): EdgeRequest {
+  const edge = admitRequest(c.req.raw, requestTarget(c.req.url), runtime, (promise) => c.executionCtx.waitUntil(promise));
+  if (isFailure(edge)) throw new EdgeError(edge.reason);
+  return edge;
+}
+
+const methodNotAllowed = (allow: string[]) => () => {
+  throw new EdgeError("METHOD_NOT_ALLOWED", undefined, { headers: { allow: allow.join(", ") } });
+};
+
+/** The page: no script at all (the CSP forbids any), styles inline, images from https only. */
+const pageSecurity = secureHeaders({
+  contentSecurityPolicy: {
+    defaultSrc: ["'none'"],
+    styleSrc: ["'unsafe-inline'"],
+    imgSrc: ["https:", "data:"],
+    baseUri: ["'none'"],
+    formAction: ["'none'"],
+    frameAncestors: ["'none'"],
+  },
+  referrerPolicy: "no-referrer",
+});
+const pageSecurityFor: MiddlewareHandler<AppEnv> = (c, next) => (wantsHtml(c.req.raw) ? pageSecurity(c, next) : next());
+
+export function createRoutes(runtime: Runtime): Hono<AppEnv> {
+  const { rpcPath, adminPath, corsAllowedOrigins } = runtime.config;
+  const rpcPaths = rpcPath === "/" ? ["/"] : [rpcPath, `${rpcPath}/`];
+  const app = new Hono<AppEnv>();
+
+  // The card (A2A discovery), and its page for browsers. Hono answers HEAD from GET, without the body.
+  const cardCors = cors({ origin: CARD_CORS_ORIGIN, allowMethods: CARD_METHODS, allowHeaders: ["A2A-Version", "If-None-Match"], maxAge: ONE_DAY });
+  for (const path of CARD_PATHS) app.use(path, cardCors, pageSecurityFor);
+  app.get("/", pageSecurity, (c) => pageResponse(edgeOf(c, runtime)));
+  app.get(CARD_PATH, (c) => cardResponse(edgeOf(c, runtime)));
+  app.get(LEGACY_CARD_PATH, (c) => cardResponse(edgeOf(c, runtime)));
+  app.on(["PUT", "POST", "PATCH", "DELETE"], CARD_PATHS, methodNotAllowed(CARD_METHODS));
+
+  // The JWKS named by every card signature's `jku` (A2A 1.0 §8.4.3).
+  app.get(JWKS_PATH, async (c) => {
+    edgeOf(c, runtime);
+    if (!runtime.signer) throw new EdgeError("NOT_FOUND");
+    const jwks = await runtime.signer.jwks();
+    const headers = { "content-type": "application/jwk-set+json", "cache-control": `public, max-age=${runtime.config.cardMaxAge}`, "access-control-allow-origin": "*" };
+    return new Response(JSON.stringify(jwks), { headers });
+  });
+
+  // JSON-RPC, with and without the trailing slash (the 1.0 TCK posts to "<interface url>/").
+  // CORS: `*` or the listed origins reflected (requests carry Authorization explicitly, never cookies); never credentials.
+  const rpcCors = cors({ origin: corsAllowedOrigins, allowMethods: RPC_METHODS, allowHeaders: RPC_CORS_ALLOW_HEADERS, maxAge: ONE_DAY });
+  for (const path of rpcPaths) {
+    app.use(path, rpcCors);
+    app.post(path, (c) => handleRpc(edgeOf(c, runtime)));
+  }
+  // GET stays the page at `/` (404 elsewhere); other writes get 405.
+  app.on(["PUT", "PATCH", "DELETE"], rpcPaths, methodNotAllowed(RPC_METHODS));
+
+  // The admin API, only with ADMIN_TOKEN (otherwise its paths are unknown).
+  if (runtime.config.adminToken) app.route(adminPath, createAdminApp(runtime));
+
+  app.notFound(() => httpFailureResponse({ failed: true, reason: "NOT_FOUND" }));
+  app.onError(renderError);
+  return app;
+}

@@ -1,0 +1,70 @@
+// POST <rpc path>: a JSON-RPC call, validated at the edge and streamed to the
+// origin agent, as named stages (README "How a request flows"):
+//   read body -> validate -> version -> authenticate -> resolve origin
+//   -> send with failover -> classify the reply -> transform.
+// Each stage returns its value or a Failure (a row of errors/failures.ts); a
+// failure becomes a JSON-RPC envelope with the request's id (null when it
+// could not be read). One structured log line per failure, in the stage.
+import { failure, isFailure, type Failure } from "../errors/failures";
+import { rpcFailureResponse, type RpcId } from "../errors/responses";
+import type { EdgeRequest } from "../http/edge-request";
+import { searchParam } from "../http/request-target";
+import { log } from "../log";
+import { classifyReply } from "../proxy/classify";
+import { originRequestHeaders } from "../proxy/forwarding-headers";
+import type { OriginRoute } from "../proxy/origin-router";
+import { sendWithFailover } from "../proxy/send";
+import { transformReply } from "../proxy/transform";
+import { authenticate } from "./authenticate";
+import { readRpcBody } from "./read-body";
+import { validateRpcRequest, type RpcCall } from "./validate";
+import { requestVersion, unservedVersion } from "./version";
+
+/** Stages 1-3: the call as the edge admits it, or why not (with the id, once it could be read). */
+async function admitCall(edge: EdgeRequest): Promise<RpcCall | { id: RpcId; failure: Failure }> {
+  const { config, cards } = edge.runtime;
+  const body = await readRpcBody(edge.request, config);
+  if (isFailure(body)) return { id: null, failure: body };
+  const validated = validateRpcRequest(body, config.methodAllowlist);
+  if (!validated.ok) return validated;
+  const { ok: _ok, ...call } = validated;
+  const versionHeader = edge.request.headers.get("a2a-version") ?? searchParam(edge.target, "A2A-Version");
+  const unserved = unservedVersion(requestVersion(versionHeader, call.method), cards.servedVersions());
+  if (unserved) return { id: call.id, failure: unserved };
+  const caller = await authenticate(call, edge);
+  return isFailure(caller) ? { id: call.id, failure: caller } : call;
+}
+
+/** Stage 4: the origin for this host's call. */
+async function resolveOrigin(edge: EdgeRequest, method: string): Promise<OriginRoute | Failure> {
+  const { cards, origins } = edge.runtime;
+  const document = await cards.store.lookup(edge.hostname, edge.keepAlive);
+  const route = origins.route(document, edge.hostname, edge.where);
+  if (route.candidates.length > 0) return route;
+  log("error", "origin_failed", { kind: "not_configured", method });
+  return failure("ORIGIN_NOT_CONFIGURED", "no origin agent is configured");
+}
+
+/** Stages 5-7: the origin's answer, made the client's. */
+async function forward(edge: EdgeRequest, call: RpcCall, route: OriginRoute): Promise<Response | Failure> {
+  const publicUrl = new URL(edge.base);
+  const headers = originRequestHeaders(edge.request.headers, edge.runtime.config, {
+    scheme: publicUrl.protocol.slice(0, -1),
+    host: publicUrl.host,
+    clientIp: edge.request.headers.get("cf-connecting-ip") ?? undefined,
+  });
+  const reply = await sendWithFailover(edge, route, headers, call.bytes, call.method);
+  if (isFailure(reply)) return reply;
+  const classified = classifyReply(reply, call.method);
+  if (isFailure(classified)) return classified;
+  return transformReply(edge, call, route, classified);
+}
+
+export async function handleRpc(edge: EdgeRequest): Promise<Response> {
+  const call = await admitCall(edge);
+  if ("failure" in call) return rpcFailureResponse(call.failure, call.id);
+  const route = await resolveOrigin(edge, call.method);
+  if (isFailure(route)) return rpcFailureResponse(route, call.id);
+  const answer = await forward(edge, call, route);
+  return isFailure(answer) ? rpcFailureResponse(answer, call.id) : answer;
+}

@@ -1,0 +1,25 @@
+// Stage 1 of the JSON-RPC path: the body, read within MAX_BODY_BYTES (counted
+// in bytes actually read) and BODY_TIMEOUT_MS, under the JSON-RPC content type.
+import type { Config } from "../config";
+import { failure, type Failure } from "../errors/failures";
+import { readBody } from "../http/body";
+import { log } from "../log";
+
+function mediaType(contentType: string | null): string {
+  return contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+export async function readRpcBody(request: Request, config: Pick<Config, "maxBodyBytes" | "bodyTimeoutMs">): Promise<Uint8Array | Failure> {
+  const tooLarge = () => failure("PAYLOAD_TOO_LARGE", `body larger than ${config.maxBodyBytes} bytes`);
+  // A declared length over the cap is refused before reading anything; every body is still counted as it arrives.
+  if (Number(request.headers.get("content-length") ?? "0") > config.maxBodyBytes) return tooLarge();
+  // A2A 0.3 §3.2.1, 1.0 §9.1: JSON-RPC requests are application/json.
+  if (mediaType(request.headers.get("content-type")) !== "application/json") {
+    return failure("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
+  }
+  const read = await readBody(request.body, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs });
+  if (read.ok) return read.bytes;
+  if (read.reason === "too_large") return tooLarge();
+  log("warn", "request_body_failed", { reason: read.reason });
+  return failure("REQUEST_TIMEOUT", read.reason === "timeout" ? "the request body did not arrive in time" : "the request body was cut off");
+}
