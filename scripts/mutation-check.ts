@@ -288,8 +288,8 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "signing: only for hosts the operator named",
-    file: "src/config.ts",
-    from: "if (v.CARD_SIGNING_KEY && !v.PUBLIC_BASE_URL && !(v.HOST_ALLOWLIST && v.HOST_ALLOWLIST.length > 0)) {",
+    file: "src/config/variables.ts",
+    from: "if (v.CARD_SIGNING_KEY !== undefined && v.PUBLIC_BASE_URL === undefined && v.HOST_ALLOWLIST === undefined) {",
     to: "if (false) {",
     tests: [W("config"), W("signing")],
   },

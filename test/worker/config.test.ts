@@ -147,6 +147,27 @@ describe("parseConfig", () => {
     expect(parseConfig({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: " , " }).ok).toBe(false);
   });
 
+  it("judges rules between variables only on values that parsed", () => {
+    // Not a plain path; the /.well-known rule must not also fire on its raw text.
+    expect(parseConfig({ ADMIN_PATH: "/.well-known/../x" })).toEqual({
+      ok: false,
+      issues: [{ path: "ADMIN_PATH", message: expect.stringMatching(/plain URL path/) }],
+    });
+  });
+
+  it("reports every broken rule between variables at once", () => {
+    const parsed = parseConfig({ RPC_PATH: "/.well-known", ADMIN_PATH: "/.well-known", CARD_SOURCE: "origin" });
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.issues.map((i) => i.path).sort()).toEqual(["ADMIN_PATH", "CARD_SOURCE", "RPC_PATH"]);
+  });
+
+  it("names a bad list entry by its position", () => {
+    expect(parseConfig({ REGISTRY_WEBHOOKS: "https://hooks.example/, hooks.example" })).toEqual({
+      ok: false,
+      issues: [{ path: "REGISTRY_WEBHOOKS", message: expect.stringMatching(/^entry 2: expected an absolute http\(s\) URL/) }],
+    });
+  });
+
   it("normalizes HOST_ALLOWLIST and PUBLIC_BASE_URL hosts: lower case, no trailing dot", () => {
     const parsed = parseConfig({ HOST_ALLOWLIST: "A.Example.COM., b.example.com", PUBLIC_BASE_URL: "https://Agents.Example.com./team" });
     expect(parsed.ok).toBe(true);

@@ -1,0 +1,84 @@
+// Values given as JSON whose rules zod cannot state without breaking ours:
+// each is a hand-written parser (why, in a comment on each) behind `json()`.
+import * as z from "zod/mini";
+import { parsePrivateJwk, parsePublicJwks } from "../sign/keys";
+import { reject } from "./declare";
+import { originUrl } from "./values";
+
+/**
+ * JSON text, then a hand-written parser that throws an Error whose message
+ * names an entry by position and never repeats any part of the value.
+ */
+function json<T>(expected: string, parse: (value: unknown) => T) {
+  return z.transform((text: string, ctx): T => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return reject(ctx, `expected ${expected}`);
+    }
+    try {
+      return parse(value);
+    } catch (error) {
+      return reject(ctx, error instanceof Error ? error.message : `expected ${expected}`);
+    }
+  });
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+// RFC 9110 §5.1 token; values must not break the header block (CR, LF, NUL).
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE = /^[^\r\n\0]*$/;
+
+// Hand-written: zod's record issues carry the key, and a key here may be a
+// pasted credential ("Authorization: Bearer ..."): entries are named by position.
+function parseHeaderMap(value: unknown): Record<string, string> {
+  if (!isJsonObject(value)) throw new Error("expected a JSON object of header names to string values");
+  const headers: Record<string, string> = {};
+  Object.entries(value).forEach(([name, headerValue], index) => {
+    if (!HEADER_NAME.test(name)) throw new Error(`entry ${index + 1} has an invalid header name`);
+    if (typeof headerValue !== "string" || !HEADER_VALUE.test(headerValue)) {
+      throw new Error(`entry ${index + 1} must have a string value without line breaks`);
+    }
+    headers[name.toLowerCase()] = headerValue;
+  });
+  return headers;
+}
+
+/** Lower-case header names to values; a secret (never logged or echoed). */
+export const headerMap = json('a JSON object of header names to values, e.g. {"Authorization":"Bearer ..."}', parseHeaderMap);
+
+/** Region key (Cloudflare colo, e.g. FRA, or continent, e.g. EU) -> origin URLs, preferred first. */
+export type OriginRegions = Record<string, string[]>;
+
+// Hand-written: a key maps to one URL or to a list, and an issue names the
+// entry by position (zod's record issues carry the key); each URL is an originUrl.
+function parseOriginRegions(value: unknown): OriginRegions {
+  if (!isJsonObject(value)) throw new Error("expected a JSON object of region to URL(s)");
+  const regions: OriginRegions = {};
+  Object.entries(value).forEach(([region, urls], index) => {
+    const entry = `entry ${index + 1}`;
+    // request.cf.continent is two letters (EU, NA, ...), request.cf.colo an IATA code (FRA, SJC, ...).
+    if (!/^[A-Z]{2,3}$/.test(region)) throw new Error(`${entry}: the key must be a continent (EU) or colo (FRA) code`);
+    const list: unknown = typeof urls === "string" ? [urls] : urls;
+    if (!Array.isArray(list) || list.length === 0 || !list.every((url) => typeof url === "string")) {
+      throw new Error(`${entry} must map to a URL or a non-empty list of URLs`);
+    }
+    regions[region] = list.map((url: string) => {
+      const parsed = originUrl.safeParse(url);
+      if (!parsed.success) throw new Error(`${entry}: ${parsed.error.issues[0]?.message ?? "expected an http(s) URL"}`);
+      return parsed.data;
+    });
+  });
+  return regions;
+}
+
+export const originRegions = json('a JSON object such as {"EU":["https://eu.internal/"],"FRA":"https://fra.internal/"}', parseOriginRegions);
+
+// Hand-written (src/sign/keys.ts): a JWK's members depend on its kty and crv,
+// and its errors must never carry key material.
+export const signingKey = json("a private JWK (JSON)", parsePrivateJwk);
+export const extraPublicKeys = json("a JSON array of public JWKs (JSON)", parsePublicJwks);

@@ -1,0 +1,132 @@
+// Parsers of single values, built from zod's own primitives. Each takes the
+// variable's trimmed text. Every message is written here: none repeats the
+// value (it may be a secret pasted in the wrong place).
+import * as z from "zod/mini";
+import { normalizeHost } from "../http/request-target";
+import { reject } from "./declare";
+
+/** `true` or `false` (also 1/0, yes/no, on/off), in any case. */
+export const flag = z.stringbool({
+  truthy: ["true", "1", "yes", "on"],
+  falsy: ["false", "0", "no", "off"],
+  error: "expected true or false",
+});
+
+/** One of a few words, in any case. */
+export function oneOf<const Words extends readonly [string, ...string[]]>(words: Words) {
+  return z.pipe(z.string().check(z.toLowerCase()), z.enum(words, { error: `expected one of ${words.join(", ")}` }));
+}
+
+/** Digits only (no sign, exponent or hex), within [min, max]. */
+export function wholeNumber(min: number, max: number) {
+  const error = `expected a whole number between ${min} and ${max}`;
+  return z.pipe(z.string().check(z.regex(/^\d+$/, error)), z.coerce.number<string>().check(z.minimum(min, error), z.maximum(max, error)));
+}
+
+/** A secret token: long enough not to be guessed. */
+export function token(minLength: number) {
+  return z.string().check(z.minLength(minLength, `must be at least ${minLength} characters (use a random token)`));
+}
+
+/** An absolute http(s) URL, parsed (the checks after it run only on a URL that parsed). */
+function httpUrl(example: string) {
+  return z.pipe(
+    z.url({ protocol: /^https?$/, error: `expected an absolute http(s) URL such as ${example}` }),
+    z.transform((text) => new URL(text)),
+  );
+}
+
+/** A fixed public base: scheme, normalized host and an optional path prefix, without a trailing slash. */
+export const baseUrl = z.pipe(
+  httpUrl("https://agents.example.com").check(
+    z.refine((url) => !url.search && !url.hash && !url.username && !url.password, "expected a URL without credentials, query or fragment"),
+  ),
+  z.transform((url) => `${url.protocol}//${normalizeHost(url.host)}${url.pathname}`.replace(/\/+$/, "")),
+);
+
+/** An origin agent's endpoint: a query is kept, credentials belong in ORIGIN_HEADERS. */
+export const originUrl = z.pipe(
+  httpUrl("http://10.0.0.5:8080/").check(
+    z.refine((url) => !url.hash && !url.username && !url.password, "expected a URL without credentials or fragment (put credentials in ORIGIN_HEADERS)"),
+  ),
+  z.transform((url) => url.href),
+);
+
+// RFC 3986 pchar, minus "." and ".." segments: the path is copied into URLs and routes as is.
+const PATH_SEGMENT = /^[A-Za-z0-9._~!$&'()*+,;=:@%-]+$/;
+const segmentsOf = (path: string) => path.split("/").filter((segment) => segment !== "");
+
+/** An absolute URL path such as `/` or `/a2a/v1`, without a trailing slash. */
+export const urlPath = z.pipe(
+  z.string().check(
+    z.startsWith("/", { error: "expected a path starting with /", abort: true }),
+    z.refine(
+      (path) => segmentsOf(path).every((segment) => PATH_SEGMENT.test(segment) && segment !== "." && segment !== ".."),
+      "expected a plain URL path (letters, digits, - . _ ~ and percent-escapes)",
+    ),
+  ),
+  z.transform((path) => `/${segmentsOf(path).join("/")}`),
+);
+
+const LIST_EXPECTED = "expected a JSON array of strings or a comma-separated list";
+
+/**
+ * A JSON array of strings (wrangler [vars]) or comma-separated text -> trimmed
+ * items, blanks and repeats dropped. Hand-written: zod has no "JSON or text" form.
+ */
+const listItems = z.transform((text: string, ctx): string[] => {
+  let items: unknown = text.split(",");
+  if (text.startsWith("[")) {
+    try {
+      items = JSON.parse(text);
+    } catch {
+      return reject(ctx, LIST_EXPECTED);
+    }
+  }
+  if (!Array.isArray(items) || !items.every((item) => typeof item === "string")) return reject(ctx, LIST_EXPECTED);
+  return [...new Set(items.map((item) => item.trim()).filter((item) => item !== ""))];
+});
+
+/** A list whose items each pass `item`; an issue names the entry by position. */
+export function listOf<Item extends z.ZodMiniType<unknown, string>>(item: Item) {
+  return z.pipe(listItems, z.array(item));
+}
+
+export const stringList = listOf(z.string());
+
+/** A list that means "only these" when it has items, and "no restriction" (undefined) when empty. */
+export function restrictionOf(list: z.ZodMiniType<string[], string>) {
+  return z.pipe(list, z.transform((items): ReadonlySet<string> | undefined => (items.length > 0 ? new Set(items) : undefined)));
+}
+
+/** Hostnames as the request's host is normalized: lower case, no trailing dot. */
+export const hostList = z.pipe(stringList, z.transform((hosts) => hosts.map(normalizeHost)));
+
+/** Origins (scheme, host, port) of the URLs listed. */
+export const originsOfUrls = z.pipe(
+  listOf(originUrl),
+  z.transform((urls): ReadonlySet<string> => new Set(urls.map((url) => new URL(url).origin))),
+);
+
+const VERSIONS_EXPECTED = 'expected Major.Minor versions, preferred first, e.g. "1.0,0.3"';
+
+/** A2A 1.0 §3.6: versions are Major.Minor, a patch part must not be used; preferred first. */
+export const protocolVersions = listOf(z.string().check(z.regex(/^\d+\.\d+$/, VERSIONS_EXPECTED))).check(
+  z.minLength(1, VERSIONS_EXPECTED),
+);
+
+const ORIGIN_EXPECTED = "is not an origin such as https://app.example.com";
+
+/** A browser origin: scheme, host and port only (one trailing slash tolerated). */
+const browserOrigin = z.pipe(
+  z.url({ error: ORIGIN_EXPECTED }),
+  z.transform((text, ctx) => {
+    const origin = new URL(text).origin;
+    return origin === text.replace(/\/$/, "") ? origin : reject(ctx, ORIGIN_EXPECTED);
+  }),
+);
+
+/** `*` (any origin), or the origins allowed to call from a browser. */
+export const corsOrigins = z.union([z.literal("*"), listOf(browserOrigin)], {
+  error: "expected * or a list of origins such as https://app.example.com",
+});

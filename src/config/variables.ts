@@ -1,0 +1,96 @@
+// Every configuration variable, declared once: its env name, the Config field
+// it becomes, its parser and its value when unset. The Config type, the list
+// of names and the defaults the README table is checked against
+// (test/node/readme.test.ts) all come from this table.
+import * as z from "zod/mini";
+import { toFields, envObject, variable, type ValuesOf } from "./declare";
+import { extraPublicKeys, headerMap, originRegions, signingKey } from "./json-values";
+import {
+  baseUrl, corsOrigins, flag, hostList, listOf, oneOf, originsOfUrls, originUrl, protocolVersions, restrictionOf, stringList, token, urlPath,
+  wholeNumber,
+} from "./values";
+
+const ONE_YEAR = 31_536_000;
+const ONE_DAY = 86_400;
+const FIVE_MINUTES_MS = 300_000;
+
+export const VARIABLES = {
+  // ---- the card and its URLs ----
+  PUBLIC_BASE_URL: variable("publicBaseUrl", baseUrl),
+  TRUST_FORWARDED_HEADERS: variable("trustForwardedHeaders", flag, false),
+  CARD_COMPAT: variable("cardCompat", oneOf(["hybrid", "strict"]), "hybrid"),
+  RPC_PATH: variable("rpcPath", urlPath, "/"),
+  PROTOCOL_VERSIONS: variable("protocolVersions", protocolVersions, ["1.0", "0.3"]),
+  SKILL_ALLOWLIST: variable("skillAllowlist", stringList),
+  CARD_MAX_AGE: variable("cardMaxAge", wholeNumber(0, ONE_YEAR), 300),
+  CARD_STALE_WHILE_REVALIDATE: variable("cardStaleWhileRevalidate", wholeNumber(0, ONE_YEAR), 600),
+  // The isolate's copy lives this long; KV's edge cacheTtl is at least 30 s (Cloudflare's minimum).
+  KV_CACHE_TTL: variable("kvCacheTtl", wholeNumber(0, ONE_DAY), 60),
+
+  // ---- the origin and the proxy ----
+  ORIGIN_URL: variable("originUrl", originUrl),
+  ORIGIN_HEADERS: variable("originHeaders", headerMap, {}),
+  ORIGIN_REGIONS: variable("originRegions", originRegions, {}),
+  ORIGIN_TIMEOUT_MS: variable("originTimeoutMs", wholeNumber(100, FIVE_MINUTES_MS), 30_000),
+  MAX_BODY_BYTES: variable("maxBodyBytes", wholeNumber(1, 100 * 1024 * 1024), 1024 * 1024),
+  // Time allowed for a whole request body to arrive.
+  BODY_TIMEOUT_MS: variable("bodyTimeoutMs", wholeNumber(100, FIVE_MINUTES_MS), 10_000),
+  METHOD_ALLOWLIST: variable("methodAllowlist", restrictionOf(stringList)),
+  CORS_ALLOWED_ORIGINS: variable("corsAllowedOrigins", corsOrigins, "*"),
+
+  // ---- passthrough card mode ----
+  CARD_SOURCE: variable("cardSource", oneOf(["document", "origin"]), "document"),
+  // Unset: derived from ORIGIN_URL (see withDerivedDefaults).
+  ORIGIN_CARD_URL: variable("originCardUrl", originUrl),
+  ORIGIN_CARD_TTL: variable("originCardTtl", wholeNumber(1, ONE_DAY), 60),
+
+  // ---- signing ----
+  // A secret: never logged or echoed.
+  CARD_SIGNING_KEY: variable("signingKey", signingKey),
+  CARD_SIGNING_PUBLIC_KEYS: variable("extraPublicKeys", extraPublicKeys, []),
+
+  // ---- admin API and hosts ----
+  // A secret; unset = no admin API.
+  ADMIN_TOKEN: variable("adminToken", token(16)),
+  ADMIN_PATH: variable("adminPath", urlPath, "/_admin"),
+  // Hostnames this worker answers for; unset or empty = any.
+  HOST_ALLOWLIST: variable("hostAllowlist", restrictionOf(hostList)),
+  // Origins a card-source document may name as its `originUrl` (multi-agent mode).
+  DOCUMENT_ORIGINS: variable("documentOrigins", originsOfUrls, new Set<string>()),
+  REGISTRY_WEBHOOKS: variable("registryWebhooks", listOf(originUrl), []),
+};
+
+type Values = ValuesOf<typeof VARIABLES>;
+
+const isWellKnown = (path: string) => path === "/.well-known" || path.startsWith("/.well-known/");
+
+/** Rules between variables. Each issue names the variable to change; they see only values that parsed. */
+function crossFieldRules(v: Values, ctx: z.core.$RefinementCtx<Values>): void {
+  const problem = (name: keyof Values, message: string) => ctx.addIssue({ code: "custom", path: [name], message, input: "(redacted)" });
+  if (v.ADMIN_PATH === "/" || v.ADMIN_PATH === v.RPC_PATH || isWellKnown(v.ADMIN_PATH)) {
+    problem("ADMIN_PATH", "must be its own path, apart from RPC_PATH and /.well-known/");
+  }
+  if (isWellKnown(v.RPC_PATH)) problem("RPC_PATH", "must not be under /.well-known/ (the card paths live there)");
+  // A signature vouches for the URLs in the card: sign only for hosts the operator named, never for any Host header.
+  if (v.CARD_SIGNING_KEY !== undefined && v.PUBLIC_BASE_URL === undefined && v.HOST_ALLOWLIST === undefined) {
+    problem("CARD_SIGNING_KEY", "needs HOST_ALLOWLIST or PUBLIC_BASE_URL (cards are signed only for hosts you name)");
+  }
+  if (v.CARD_SOURCE === "origin" && v.ORIGIN_URL === undefined && v.ORIGIN_CARD_URL === undefined) {
+    problem("CARD_SOURCE", "origin needs ORIGIN_URL or ORIGIN_CARD_URL");
+  }
+}
+
+/** Defaults that depend on another variable. */
+function withDerivedDefaults(v: Values): Values {
+  const originCard = v.ORIGIN_URL === undefined ? undefined : new URL("/.well-known/agent-card.json", v.ORIGIN_URL).href;
+  return { ...v, ORIGIN_CARD_URL: v.ORIGIN_CARD_URL ?? originCard };
+}
+
+/** The env (keyed by variable name) -> Config (keyed by field). */
+export const CONFIG_SCHEMA = z.pipe(
+  envObject(VARIABLES).check(
+    // By default zod would run the rules even beside a variable that failed; they are meant for parsed values only.
+    z.superRefine(crossFieldRules, { when: (payload) => payload.issues.length === 0 }),
+  ),
+  z.transform((values) => toFields(VARIABLES, withDerivedDefaults(values))),
+);
