@@ -2,7 +2,7 @@
 // in bytes actually read) and BODY_TIMEOUT_MS, under the JSON-RPC content type.
 import type { Config } from "../config";
 import { failure, type Failure } from "../errors/failures";
-import { readBody } from "../http/body";
+import { readRequestBody } from "../http/body";
 import { log } from "../log";
 
 function mediaType(contentType: string | null): string {
@@ -17,7 +17,7 @@ export async function readRpcBody(request: Request, config: Pick<Config, "maxBod
   if (mediaType(request.headers.get("content-type")) !== "application/json") {
     return failure("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
   }
-  const read = await readBody(request.body, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs });
+  const read = await readRequestBody(request, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs });
   if (read.ok) return read.bytes;
   if (read.reason === "too_large") return tooLarge();
   log("warn", "request_body_failed", { reason: read.reason });
