@@ -44,7 +44,7 @@ export class Runtime {
 let bundledSource: CardSource | undefined;
 
 /** skills.json is validated by the test suite; a broken one is a deploy error, reported per request. */
-export function bundledCardSource(): CardSource {
+function bundledCardSource(): CardSource {
   if (bundledSource) return bundledSource;
   const parsed = parseCardSource(bundledDocument);
   if (!parsed.ok) {

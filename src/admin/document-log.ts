@@ -13,7 +13,7 @@ import { preconditionFailure, type EntityTags } from "./preconditions";
 /** The largest document the admin API accepts or keeps, in UTF-8 bytes. */
 export const MAX_DOCUMENT_BYTES = 1024 * 1024;
 /** Versions kept per key: the current one and the nine before it. */
-export const KEPT_VERSIONS = 10;
+const KEPT_VERSIONS = 10;
 /** Where the admin API before this log kept a key's previous version; adopted once, never written. */
 export const LEGACY_PREVIOUS_PREFIX = "previous:";
 

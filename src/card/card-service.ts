@@ -71,7 +71,10 @@ export class CardService {
   /** The card for (source, public base, variant), built and hashed once; synchronous once built (the hot path). */
   card(source: CardSource, base: string, variant: CardVariant): Memo {
     let byBase = this.#cards.get(source);
-    if (!byBase) this.#cards.set(source, (byBase = new Map()));
+    if (!byBase) {
+      byBase = new Map();
+      this.#cards.set(source, byBase);
+    }
     let byVariant = byBase.get(base);
     if (!byVariant) {
       const oldest = byBase.keys().next();
@@ -86,7 +89,9 @@ export class CardService {
     const slot = byVariant;
     slot[variant] = building;
     building.then(
-      (built) => slot[variant] === building && (slot[variant] = built),
+      (built) => {
+        if (slot[variant] === building) slot[variant] = built;
+      },
       () => undefined, // the caller awaiting `building` reports the failure
     );
     return building;

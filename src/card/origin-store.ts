@@ -70,7 +70,7 @@ export class OriginCardStore {
       const response = await this.transport.send(this.url, { headers, redirect: "manual", signal: AbortSignal.timeout(this.timeoutMs) });
       if (response.status === 304 && this.#held) {
         void response.body?.cancel();
-        return this.#keep();
+        return this.#keep(this.#held);
       }
       const read = response.ok ? await readBody(response.body, { maxBytes: MAX_CARD_BYTES, timeoutMs: this.timeoutMs, excess: "cancel" }) : null;
       const bytes = read?.ok ? read.bytes : null;
@@ -93,16 +93,16 @@ export class OriginCardStore {
       }
       this.#held = { card: parsed.value, etag: response.headers.get("etag") };
       this.#bySource.set(parsed.value.source, parsed.value);
-      return this.#keep();
+      return this.#keep(this.#held);
     } catch (error) {
       log("warn", "origin_card_unavailable", { origin, error: (error as Error).name });
       return this.#stale();
     }
   }
 
-  #keep(): OriginCardSource {
+  #keep(held: Held): OriginCardSource {
     this.#freshUntil = this.now() + this.ttlSeconds * 1000;
-    return this.#held!.card;
+    return held.card;
   }
 
   /** Last good card, retried after a short pause rather than on every request. */

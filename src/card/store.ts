@@ -56,10 +56,11 @@ export class CardSourceStore {
 
   /** Synchronous when the isolate already holds answers (the hot path). */
   lookup(hostname: string, keepAlive?: KeepAlive): CardSource | Promise<CardSource> {
-    if (!this.kv) return this.bundled();
+    const { kv } = this;
+    if (!kv) return this.bundled();
     const now = this.now();
-    const own = this.#read(hostname, now, keepAlive);
-    const fallback = this.#read(DEFAULT_KEY, now, keepAlive);
+    const own = this.#read(kv, hostname, now, keepAlive);
+    const fallback = this.#read(kv, DEFAULT_KEY, now, keepAlive);
     if (own instanceof Promise || fallback instanceof Promise) {
       return Promise.all([own, fallback]).then(([o, f]) => o ?? f ?? this.bundled());
     }
@@ -71,18 +72,18 @@ export class CardSourceStore {
     this.#store(key, { text, source }, this.now());
   }
 
-  #read(key: string, now: number, keepAlive: KeepAlive | undefined): CardSource | null | Promise<CardSource | null> {
+  #read(kv: KVNamespace, key: string, now: number, keepAlive: KeepAlive | undefined): CardSource | null | Promise<CardSource | null> {
     const cached = this.#cache.get(key);
     if (cached && cached.expiresAt > now) return cached.document.source;
     if (cached && this.ttlSeconds > 0) {
       if (!cached.refreshing) {
         cached.refreshing = true;
-        const refresh = this.#fetch(key, cached.document).then((document) => this.#store(key, document, now));
+        const refresh = this.#fetch(kv, key, cached.document).then((document) => this.#store(key, document, now));
         keepAlive?.(refresh);
       }
       return cached.document.source;
     }
-    return this.#fetch(key, cached?.document).then((document) => {
+    return this.#fetch(kv, key, cached?.document).then((document) => {
       this.#store(key, document, now);
       return document.source;
     });
@@ -94,13 +95,14 @@ export class CardSourceStore {
     if (current && current.expiresAt > readAt + this.ttlSeconds * 1000) return;
     this.#cache.delete(key);
     this.#cache.set(key, { document, expiresAt: readAt + this.ttlSeconds * 1000 });
-    if (this.#cache.size > MAX_CACHED_KEYS) this.#cache.delete(this.#cache.keys().next().value!);
+    const oldest = this.#cache.keys().next();
+    if (this.#cache.size > MAX_CACHED_KEYS && !oldest.done) this.#cache.delete(oldest.value);
   }
 
-  async #fetch(key: string, last: KvDocument | undefined): Promise<KvDocument> {
+  async #fetch(kv: KVNamespace, key: string, last: KvDocument | undefined): Promise<KvDocument> {
     let text: string | null;
     try {
-      text = await this.kv!.get(key, { type: "text", cacheTtl: Math.max(this.ttlSeconds, KV_MIN_CACHE_TTL) });
+      text = await kv.get(key, { type: "text", cacheTtl: Math.max(this.ttlSeconds, KV_MIN_CACHE_TTL) });
     } catch (error) {
       log("error", "kv_read_failed", { key, error: (error as Error).name });
       return { text: null, source: null };

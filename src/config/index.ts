@@ -12,13 +12,10 @@ import type { ParseResult } from "../card/source";
 import type { Issue } from "../validation";
 import { CONFIG_SCHEMA, VARIABLES } from "./variables";
 
-export type { OriginRegions } from "./json-values";
 
 /** The parsed configuration: one field per variable, typed by its parser and default. */
 export type Config = z.output<typeof CONFIG_SCHEMA>;
 export type CardCompat = Config["cardCompat"];
-/** Where the card data comes from: the card-source documents (bundled/KV) or the origin's own card. */
-export type CardSourceMode = Config["cardSource"];
 
 /** The env names, in declaration order. */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(VARIABLES);

@@ -52,7 +52,7 @@ function parseHeaderMap(value: unknown): Record<string, string> {
 export const headerMap = json('a JSON object of header names to values, e.g. {"Authorization":"Bearer ..."}', parseHeaderMap);
 
 /** Region key (Cloudflare colo, e.g. FRA, or continent, e.g. EU) -> origin URLs, preferred first. */
-export type OriginRegions = Record<string, string[]>;
+type OriginRegions = Record<string, string[]>;
 
 // Hand-written: a key maps to one URL or to a list, and an issue names the
 // entry by position (zod's record issues carry the key); each URL is an originUrl.

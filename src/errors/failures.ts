@@ -25,7 +25,7 @@ export const STATUS_NAMES = {
   503: "UNAVAILABLE",
   504: "DEADLINE_EXCEEDED",
 } as const;
-export type HttpStatus = keyof typeof STATUS_NAMES;
+type HttpStatus = keyof typeof STATUS_NAMES;
 
 interface FailureSpec {
   /** HTTP status. JSON-RPC errors about the call itself travel with 200, as the A2A SDKs send and expect them. */

@@ -7,7 +7,7 @@ import { EdgeError, FAILURES, STATUS_NAMES, type Failure, type FieldViolation } 
 
 export type RpcId = string | number | null;
 
-export interface RpcErrorObject {
+interface RpcErrorObject {
   code: number;
   message: string;
   data?: unknown;
@@ -23,7 +23,7 @@ function errorInfo(failure: Failure): Record<string, unknown> {
 }
 
 /** The JSON-RPC `error` member: the table's code and message (plus a fixed detail), ErrorInfo in `data` (A2A 1.0 §9.5). */
-export function rpcErrorObject(failure: Failure): RpcErrorObject {
+function rpcErrorObject(failure: Failure): RpcErrorObject {
   const { code, message } = FAILURES[failure.reason];
   return { code, message: failure.detail ? `${message}: ${failure.detail}` : message, data: [errorInfo(failure)] };
 }

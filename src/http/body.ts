@@ -36,7 +36,8 @@ function withDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | typ
 }
 
 function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
+  const [only] = chunks;
+  if (chunks.length === 1 && only) return only;
   const out = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {

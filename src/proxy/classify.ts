@@ -5,7 +5,7 @@ import { failure, type Failure } from "../errors/failures";
 import { log } from "../log";
 import type { OriginReply } from "./send";
 
-export type ReplyKind = "json" | "stream";
+type ReplyKind = "json" | "stream";
 
 export interface ClassifiedReply extends OriginReply {
   kind: ReplyKind;

@@ -32,7 +32,7 @@ export interface OriginRoute {
  * Ordered candidates: the region map's entry for the colo, else for the
  * continent, then ORIGIN_URL as the last resort.
  */
-export function originCandidates(config: Pick<Config, "originRegions" | "originUrl">, where: RequestLocation): string[] {
+function originCandidates(config: Pick<Config, "originRegions" | "originUrl">, where: RequestLocation): string[] {
   const regional = (where.colo && config.originRegions[where.colo]) || (where.continent && config.originRegions[where.continent]) || [];
   const all = config.originUrl ? [...regional, config.originUrl] : [...regional];
   return [...new Set(all)];

@@ -10,7 +10,7 @@ export interface Caller {
   scheme: string;
 }
 
-export const ANONYMOUS: Caller = { scheme: "anonymous" };
+const ANONYMOUS: Caller = { scheme: "anonymous" };
 
 export function authenticate(_call: RpcCall, _edge: EdgeRequest): Caller | Failure | Promise<Caller | Failure> {
   return ANONYMOUS;

@@ -1,7 +1,7 @@
 // Card signing keys (A2A 1.0 §8.4): a private JWK secret, ES256 (P-256) or
 // EdDSA (Ed25519), with a `kid`. Parsing is pure; importing uses WebCrypto.
 
-export type SigningAlg = "ES256" | "EdDSA";
+type SigningAlg = "ES256" | "EdDSA";
 
 export interface PrivateSigningJwk {
   kty: "EC" | "OKP";
@@ -42,7 +42,7 @@ export function parsePrivateJwk(value: unknown): PrivateSigningJwk {
   throw new Error("expected an EC P-256 (ES256) or OKP Ed25519 (EdDSA) key");
 }
 
-export function algOf(jwk: Pick<PrivateSigningJwk, "kty">): SigningAlg {
+function algOf(jwk: Pick<PrivateSigningJwk, "kty">): SigningAlg {
   return jwk.kty === "EC" ? "ES256" : "EdDSA";
 }
 

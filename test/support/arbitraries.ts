@@ -8,11 +8,11 @@ import fc from "fast-check";
 
 // ---- card-source documents ----
 
-export const text = fc.string({ minLength: 1, maxLength: 40, unit: "grapheme" });
+const text = fc.string({ minLength: 1, maxLength: 40, unit: "grapheme" });
 /** Names a document may use: never a prototype link (the schema refuses those, see `reserved key name`). */
 const RESERVED_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 const key = (constraints: fc.StringConstraints = {}) => fc.string(constraints).filter((k) => !RESERVED_KEYS.has(k));
-export const url = fc.webUrl({ withQueryParameters: true, withFragments: false }).filter((u) => /^https?:/.test(u));
+const url = fc.webUrl({ withQueryParameters: true, withFragments: false }).filter((u) => /^https?:/.test(u));
 const mediaType = fc.constantFrom("text/plain", "application/json", "image/png", "text/calendar", "application/vnd.acme+json");
 const scopes = fc.dictionary(key({ minLength: 1, maxLength: 10 }), fc.string({ maxLength: 20 }), { maxKeys: 3 });
 const scheme = fc.oneof(
@@ -101,9 +101,9 @@ function consistent(doc: GeneratedDocument): GeneratedDocument {
 }
 
 /** Every field optional (sparse documents, down to `{}`). */
-export const sparseDocumentArb = fc.record(documentFields(false), { requiredKeys: [] }).map((d) => consistent(d as GeneratedDocument));
+const sparseDocumentArb = fc.record(documentFields(false), { requiredKeys: [] }).map((d) => consistent(d as GeneratedDocument));
 /** Skills, security schemes (and requirements) and extensions always present. */
-export const richDocumentArb = fc
+const richDocumentArb = fc
   .record(documentFields(true), { requiredKeys: ["name", "capabilities", "securitySchemes", "skills"] })
   .map((d) => consistent(d as GeneratedDocument));
 /** Documents the schema must accept: two in three are rich. */
@@ -164,7 +164,7 @@ export const mutatedDocumentArb: fc.Arbitrary<MutatedDocument> = fc.oneof(
 
 // ---- JSON-RPC requests ----
 
-export type RpcId = string | number | null;
+type RpcId = string | number | null;
 export type Verdict = { ok: true; id: RpcId; method: string } | { ok: false; code: -32700 | -32600 | -32601; id: RpcId };
 
 export interface RpcCase {
@@ -176,7 +176,7 @@ export interface RpcCase {
 }
 
 const encoder = new TextEncoder();
-export const A2A_METHODS = [
+const A2A_METHODS = [
   "SendMessage",
   "SendStreamingMessage",
   "GetTask",
@@ -227,7 +227,7 @@ const requestWith = (method: fc.Arbitrary<string>): fc.Arbitrary<RpcRequest> =>
     .map((r) => JSON.parse(JSON.stringify(r)) as RpcRequest);
 export const rpcRequestArb = requestWith(methodArb);
 /** Requests for A2A methods only (names that fit in METHOD_ALLOWLIST). */
-export const a2aRequestArb = requestWith(fc.constantFrom(...A2A_METHODS));
+const a2aRequestArb = requestWith(fc.constantFrom(...A2A_METHODS));
 
 const ofValue = (kind: string, value: unknown, expected: Verdict, allowlist?: string[]): RpcCase => ({
   kind,

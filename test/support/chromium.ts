@@ -5,8 +5,8 @@ import { spawn } from "node:child_process";
 import { accessSync, constants, existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 
-export const CHROMIUM = "/usr/bin/chromium";
-export const INSTALL_COMMAND = "apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium";
+const CHROMIUM = "/usr/bin/chromium";
+const INSTALL_COMMAND = "apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium";
 
 function onPath(command: string): boolean {
   return (process.env.PATH ?? "").split(delimiter).some((dir) => {

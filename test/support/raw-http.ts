@@ -9,7 +9,7 @@ export interface RawReply {
 }
 
 /** Parses one HTTP/1.1 response (chunked or not) from the raw text. */
-export function parseReply(text: string): RawReply {
+function parseReply(text: string): RawReply {
   const end = text.indexOf("\r\n\r\n");
   const head = end === -1 ? text : text.slice(0, end);
   let body = end === -1 ? "" : text.slice(end + 4);
