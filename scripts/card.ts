@@ -6,7 +6,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseConfig } from "../src/config";
-import { buildCard, CARD_VARIANTS, joinUrl, type CardVariant } from "../src/card/render";
+import { buildCard, joinUrl } from "../src/card/build-card";
+import { CARD_VARIANTS, type CardVariant } from "../src/card/variant";
 import { parseCardSourceText } from "../src/card/source";
 import { issuesToText } from "../src/validation";
 

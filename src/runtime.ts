@@ -5,7 +5,8 @@ import bundledDocument from "../skills.json";
 import { parseConfig, type Config } from "./config";
 import { HttpError } from "./errors";
 import { log } from "./log";
-import { buildCard, joinUrl, type AgentCard, type CardVariant } from "./card/render";
+import { buildCard, joinUrl, type CardOfVariant } from "./card/build-card";
+import type { CardVariant } from "./card/variant";
 import { cardHeaders } from "./card/headers";
 import { parseCardSource, type CardSource } from "./card/source";
 import { CardSourceStore } from "./card/store";
@@ -22,9 +23,9 @@ import { signCard } from "./sign/sign";
 /** Where the JWKS (the `jku` of every card signature) is served. */
 export const JWKS_PATH = "/.well-known/jwks.json";
 
-export interface BuiltCard {
+export interface BuiltCard<V extends CardVariant = CardVariant> {
   /** The card object (for the human view); never mutated. */
-  card: AgentCard;
+  card: CardOfVariant[V];
   body: Uint8Array;
   etag: string;
   /**
@@ -39,7 +40,7 @@ export interface BuiltCard {
 /** Per source document: base -> variant -> card. Bases come from Host headers: bounded. */
 const MAX_BASES_PER_SOURCE = 256;
 
-type Memo = BuiltCard | Promise<BuiltCard>;
+type Memo<V extends CardVariant = CardVariant> = BuiltCard<V> | Promise<BuiltCard<V>>;
 
 export interface RuntimeDeps {
   /** Outbound fetch to the origin (tests inject one); defaults to the global fetch, looked up per call. */
@@ -52,7 +53,7 @@ export class Runtime {
   /** Passthrough card mode only. */
   readonly originCards: OriginCardStore | undefined;
   #signer: Promise<Signer> | undefined;
-  readonly #cards = new WeakMap<CardSource, Map<string, Partial<Record<CardVariant, Memo>>>>();
+  readonly #cards = new WeakMap<CardSource, Map<string, { [V in CardVariant]?: Memo<V> }>>();
 
   /** Outbound fetch (origin, registries); injectable for tests. */
   readonly fetch: FetchLike;
@@ -109,14 +110,16 @@ export class Runtime {
   }
 
   /** The card for (source, public base, variant), built and hashed once. */
-  card(source: CardSource, base: string, variant: CardVariant): Memo {
+  card<V extends CardVariant>(source: CardSource, base: string, variant: V): Memo<V> {
     let byBase = this.#cards.get(source);
     if (!byBase) this.#cards.set(source, (byBase = new Map()));
-    let byVariant = byBase.get(base);
-    if (!byVariant) {
+    let memos = byBase.get(base);
+    if (!memos) {
       if (byBase.size >= MAX_BASES_PER_SOURCE) byBase.delete(byBase.keys().next().value!);
-      byBase.set(base, (byVariant = {}));
+      byBase.set(base, (memos = {}));
     }
+    // Seen as holding variant V only, so that a Memo<V> may be stored under V.
+    const byVariant: { [P in V]?: Memo<P> } = memos;
     const memoized = byVariant[variant];
     if (memoized) return memoized;
     const building = this.#build(source, base, variant);
@@ -140,7 +143,7 @@ export class Runtime {
     return this.#signer;
   }
 
-  async #build(source: CardSource, base: string, variant: CardVariant): Promise<BuiltCard> {
+  async #build<V extends CardVariant>(source: CardSource, base: string, variant: V): Promise<BuiltCard<V>> {
     const { rpcPath, skillAllowlist } = this.config;
     const fromOrigin = this.originCards?.describe(source);
     const rpcUrl = joinUrl(base, rpcPath);

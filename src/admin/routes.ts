@@ -5,7 +5,7 @@
 // versions with ETags, If-Match / If-None-Match, one write at a time, each
 // published to KV whole or not at all.
 import { Hono, type Context } from "hono";
-import { CARD_VARIANTS, type CardVariant } from "../card/render";
+import { CARD_VARIANTS, type CardVariant } from "../card/variant";
 import { parseCardSourceText, type CardSource } from "../card/source";
 import { DEFAULT_KEY, isDocumentKey } from "../card/store";
 import { errorResponse, HttpError, renderError } from "../errors";

@@ -6,9 +6,9 @@ import { ifNoneMatchHits } from "../http/etag";
 import { isServedHost, publicBaseUrl, publicHostname } from "../http/public-base";
 import { searchParam, type RequestTarget } from "../http/request-url";
 import type { BuiltCard, Runtime } from "../runtime";
-import { renderCardPage } from "../view/render";
+import { renderCardPage } from "../view/page-response";
 import { CARD_CORS, CARD_METHODS } from "./headers";
-import type { CardVariant } from "./render";
+import type { CardVariant } from "./variant";
 import type { CardSource } from "./source";
 import { negotiateVariant, CARD_PATH } from "./variant";
 

@@ -1,6 +1,15 @@
 // Which card a request gets (design "Variants"; A2A 1.0 §3.6 for the header).
 import type { CardCompat } from "../config";
-import type { CardVariant } from "./render";
+
+/**
+ * - `v1`: strict A2A 1.0 card (no 0.3 fields; validates against the v1.0.1 schema).
+ * - `v0.3`: A2A 0.3.0 card.
+ * - `hybrid`: the 0.3 card plus 1.0 `supportedInterfaces` (readable by both).
+ * - `legacy`: what `/.well-known/agent.json` serves: the hybrid shape.
+ * (build-card.ts: CardOfVariant is the card type of each.)
+ */
+export const CARD_VARIANTS = ["v1", "v0.3", "hybrid", "legacy"] as const;
+export type CardVariant = (typeof CARD_VARIANTS)[number];
 
 export const CARD_PATH = "/.well-known/agent-card.json";
 /** A2A 0.2 discovery path, still requested by directories and old clients. */

@@ -2,7 +2,7 @@
 // Every answer the edge makes itself is a JSON-RPC envelope with the request's
 // id (null when it could not be read) and a fixed message: no stack, no origin
 // address. One structured log line per failure.
-import { joinUrl } from "../card/render";
+import { joinUrl } from "../card/build-card";
 import { originsOf, publicizeCard } from "../card/from-origin";
 import { errorResponse } from "../errors";
 import { readBody, type KeepAlive } from "../http/body";

@@ -6,6 +6,8 @@
 // lets its verifier succeed too (it accepts any one valid signature), but only
 // when that payload still covers every URL of the card: never for a 0.3-shaped
 // card, whose `url` the SDK's payload leaves out.
+import type * as v1 from "../a2a/v1";
+import type { JsonObject } from "../json";
 import { a2aJsPayload, a2aJsPayloadCoversUrls } from "./a2a-js-payload";
 import { canonicalJson } from "./jcs";
 import type { Signer } from "./keys";
@@ -18,18 +20,17 @@ export function base64url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-export interface CardSignature {
-  protected: string;
-  signature: string;
-}
+export type CardSignature = Pick<v1.AgentCardSignature, "protected" | "signature">;
 
 async function detachedJws(signer: Signer, protectedHeader: string, payload: string): Promise<CardSignature> {
   const input = `${protectedHeader}.${base64url(encoder.encode(payload))}`;
   return { protected: protectedHeader, signature: base64url(await signer.sign(encoder.encode(input))) };
 }
 
-export async function signCard(card: Record<string, unknown>, signer: Signer, jku: string): Promise<Record<string, unknown>> {
-  const { signatures: _previous, ...unsigned } = card;
+/** The card with its `signatures` replaced by the edge's (every card type has an optional `signatures`). */
+export async function signCard<Card extends JsonObject>(card: Card, signer: Signer, jku: string): Promise<Card> {
+  const unsigned = { ...card };
+  Reflect.deleteProperty(unsigned, "signatures" satisfies keyof v1.AgentCard);
   const protectedHeader = base64url(encoder.encode(JSON.stringify({ alg: signer.alg, kid: signer.kid, typ: "JOSE", jku })));
   const payload = canonicalJson(unsigned);
   const signatures = [await detachedJws(signer, protectedHeader, payload)];

@@ -7,14 +7,17 @@
 // refactoring of the card code cannot change a single byte unnoticed.
 import bundled from "../../skills.json";
 import kitchenSink from "../fixtures/kitchen-sink.json";
-import { buildCard, CARD_VARIANTS, type CardEndpoint } from "../../src/card/render";
+import { buildCard, type CardEndpoint } from "../../src/card/build-card";
+import { CARD_VARIANTS } from "../../src/card/variant";
 import { publicizeCard, sourceFromCard } from "../../src/card/from-origin";
 import { parseCardSource, type CardSource } from "../../src/card/source";
 import { a2aJsPayload } from "../../src/sign/a2a-js-payload";
 import { importSigner, parsePrivateJwk } from "../../src/sign/keys";
 import { signCard } from "../../src/sign/sign";
-import { renderCardPage } from "../../src/view/render";
+import { renderCardPage } from "../../src/view/page-response";
 import type { BuiltCard } from "../../src/runtime";
+import type * as v1 from "../../src/a2a/v1";
+import { jsonObject } from "../../src/json";
 
 /** A throwaway test key (never used anywhere else). */
 const GOLDEN_KEY = {
@@ -134,14 +137,15 @@ function originCards(): Record<string, unknown> {
 function publicized(cards: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, card] of Object.entries(cards)) {
-    if (typeof card !== "object" || card === null || Array.isArray(card)) continue;
-    const result = publicizeCard(card as Record<string, unknown>, [PRIVATE], PUBLIC, `${PUBLIC}/rpc`);
+    const object = jsonObject(card);
+    if (!object) continue;
+    const result = publicizeCard(object, [PRIVATE], PUBLIC, `${PUBLIC}/rpc`);
     out[`publicize/${name}`] = JSON.stringify(result);
   }
   return out;
 }
 
-function fakeBuilt(card: Record<string, unknown>): BuiltCard {
+function fakeBuilt(card: v1.AgentCard): BuiltCard<"v1"> {
   const empty = new Headers();
   return { card, body: new Uint8Array(), etag: '"x"', okHeaders: empty, notModifiedHeaders: empty };
 }
