@@ -16,7 +16,7 @@ type Later<T> = T | Promise<T>;
 const then = <T, U>(value: Later<T>, fn: (v: T) => Later<U>): Later<U> => (value instanceof Promise ? value.then(fn) : fn(value));
 
 /** The card for this request's public host, or a 404 for a host outside HOST_ALLOWLIST. */
-function cardFor(request: Request, url: RequestTarget, runtime: Runtime, variant: CardVariant, keepAlive?: KeepAlive): Response | Later<{ built: BuiltCard; base: string }> {
+function cardFor<V extends CardVariant>(request: Request, url: RequestTarget, runtime: Runtime, variant: V, keepAlive?: KeepAlive): Response | Later<{ built: BuiltCard<V>; base: string }> {
   const base = publicBaseUrl(url, request.headers, runtime.config);
   const hostname = publicHostname(base, url);
   // Multi-agent mode with an allowlist: an unknown host gets no agent at all.

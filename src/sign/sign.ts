@@ -6,6 +6,7 @@
 // lets its verifier succeed too (it accepts any one valid signature), but only
 // when that payload still covers every URL of the card: never for a 0.3-shaped
 // card, whose `url` the SDK's payload leaves out.
+import { encodeBase64Url } from "hono/utils/encode";
 import type * as v1 from "../a2a/v1";
 import type { JsonObject } from "../json";
 import { a2aJsPayload, a2aJsPayloadCoversUrls } from "./a2a-js-payload";
@@ -14,10 +15,12 @@ import type { Signer } from "./keys";
 
 const encoder = new TextEncoder();
 
+/**
+ * Unpadded base64url (RFC 7515 §2); hono's helper keeps the `=` padding. It
+ * takes a whole buffer: `slice()` gives the view's bytes their own one.
+ */
 export function base64url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return encodeBase64Url(bytes.slice().buffer).replace(/=+$/, "");
 }
 
 export type CardSignature = Pick<v1.AgentCardSignature, "protected" | "signature">;

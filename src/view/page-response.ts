@@ -1,22 +1,27 @@
 // Renders (once per built card) and serves the human view.
+import { decodeBase64Url } from "hono/utils/encode";
+import type * as v1 from "../a2a/v1";
+import { jsonObject } from "../json";
 import type { BuiltCard } from "../runtime";
 import { CardPage, type SignatureInfo } from "./page";
 
-const pages = new WeakMap<BuiltCard, string>();
+const pages = new WeakMap<BuiltCard<"v1">, string>();
+const decoder = new TextDecoder();
 
-function signatureOf(card: Record<string, unknown>): SignatureInfo | undefined {
-  const first = (card.signatures as { protected: string }[] | undefined)?.[0];
+/** The first signature's protected header (base64url JSON, §8.4.2); undefined if it cannot be read. */
+function signatureOf(card: v1.AgentCard): SignatureInfo | undefined {
+  const first = card.signatures?.[0];
   if (!first) return undefined;
   try {
-    const json = atob(first.protected.replace(/-/g, "+").replace(/_/g, "/"));
-    const header = JSON.parse(json) as SignatureInfo;
+    const header = jsonObject(JSON.parse(decoder.decode(decodeBase64Url(first.protected))));
+    if (!header) return undefined;
     return { alg: String(header.alg), kid: String(header.kid), ...(header.jku ? { jku: String(header.jku) } : {}) };
   } catch {
     return undefined;
   }
 }
 
-export function renderCardPage(built: BuiltCard, cardUrl: string, maxAge: number): Response {
+export function renderCardPage(built: BuiltCard<"v1">, cardUrl: string, maxAge: number): Response {
   let html = pages.get(built);
   if (html === undefined) {
     html = `<!doctype html>${CardPage({ card: built.card, cardUrl, signature: signatureOf(built.card) })}`;
@@ -28,7 +33,8 @@ export function renderCardPage(built: BuiltCard, cardUrl: string, maxAge: number
       "cache-control": `public, max-age=${maxAge}`,
       vary: "Accept",
       // No script at all, styles inline, images from https only.
-      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      "content-security-policy":
+        "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
       "x-content-type-options": "nosniff",
       "referrer-policy": "no-referrer",
     },
