@@ -4,8 +4,8 @@
 // events between versions (issue 12) is built on these tables, beside them.
 import { OPERATIONS, type Operation } from "./operations";
 import { mapValues, presentFields } from "./presence";
-import * as v03 from "./v03";
 import * as v1 from "./v1";
+import * as v03 from "./v03";
 
 export type ProtocolGeneration = "0.3" | "1.0";
 
@@ -61,7 +61,7 @@ export const API_KEY_LOCATION = { v03: "in", v1: "location" } as const satisfies
 };
 
 /** OpenAPI flows with 1.0's PKCE flag: the form card-source documents use. */
-export type OpenApiOAuthFlows = Omit<v03.OAuthFlows, "authorizationCode"> & { authorizationCode?: v1.AuthorizationCodeOAuthFlow };
+type OpenApiOAuthFlows = Omit<v03.OAuthFlows, "authorizationCode"> & { authorizationCode?: v1.AuthorizationCodeOAuthFlow };
 /** The OpenAPI `type` form with 1.0's additions (PKCE, device code): what card-source documents hold. */
 export type OpenApiSecurityScheme =
   | Exclude<v03.SecurityScheme, v03.OAuth2SecurityScheme>

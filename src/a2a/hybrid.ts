@@ -3,8 +3,9 @@
 // `securityRequirements`, on skills too). The 0.3.0 and 0.2.6 schemas allow
 // extra members, so it stays valid for 0.x readers (SPEC-NOTES §8.1).
 // `agent-card.json` without `A2A-Version` and `agent.json` serve it.
-import type * as v03 from "./v03";
+
 import type * as v1 from "./v1";
+import type * as v03 from "./v03";
 
 export type HybridAgentSkill = v03.AgentSkill & Pick<v1.AgentSkill, "securityRequirements">;
 

@@ -5,7 +5,7 @@
 // hybrid card carry 1.0 fields (see hybrid.ts). Shapes are `type` aliases so
 // that a card is also a JsonObject.
 import type { JsonObject } from "../json";
-import { JSONRPC_STANDARD_ERRORS, type ErrorDefinition } from "./jsonrpc-errors";
+import { type ErrorDefinition, JSONRPC_STANDARD_ERRORS } from "./jsonrpc-errors";
 import type { Operation } from "./operations";
 import type * as v1 from "./v1";
 

@@ -6,7 +6,7 @@
 // presence). The @a2a-js/sdk types are not used: they are ts-proto's in-memory
 // form (oneofs as `{$case, value}`, every field present), not this JSON.
 import type { JsonObject } from "../json";
-import { JSONRPC_STANDARD_ERRORS, type ErrorDefinition } from "./jsonrpc-errors";
+import { type ErrorDefinition, JSONRPC_STANDARD_ERRORS } from "./jsonrpc-errors";
 import type { Operation } from "./operations";
 
 /** `Major.Minor`, as `AgentInterface.protocolVersion` and the `A2A-Version` header write it (§3.6). */

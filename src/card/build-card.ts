@@ -1,11 +1,11 @@
 // Pure card builder: card-source document + public endpoint -> the Agent Card
 // of one variant, typed per variant. No I/O; used by the worker and `npm run card`.
 import type { HybridAgentCard } from "../a2a/hybrid";
-import type * as v03 from "../a2a/v03";
 import type * as v1 from "../a2a/v1";
+import type * as v03 from "../a2a/v03";
 import type { CardEndpoint, CardInput } from "./card-parts";
-import { buildHybridCard, buildV03Card } from "./card-v03";
 import { buildV1Card } from "./card-v1";
+import { buildHybridCard, buildV03Card } from "./card-v03";
 import { prepareSkills } from "./skills";
 import type { CardSource } from "./source";
 import type { CardVariant } from "./variant";
@@ -22,11 +22,9 @@ export type CardOfVariant = {
   hybrid: HybridAgentCard | v1.AgentCard;
   legacy: HybridAgentCard | v1.AgentCard;
 };
-/** Any card the worker serves. */
-export type ServedCard = CardOfVariant[CardVariant];
 
 /** A 0.3-shaped card (`url`, `protocolVersion: "0.3.0"`) is only honest when a 0.x version is served. */
-export function servesV03(protocolVersions: readonly string[]): boolean {
+function servesV03(protocolVersions: readonly string[]): boolean {
   return protocolVersions.some((version) => version.startsWith("0."));
 }
 

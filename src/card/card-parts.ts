@@ -1,8 +1,9 @@
 // What every card shape shares, built once from the card-source document: the
 // agent's profile, its extensions and the skills' common fields.
-import type * as v03 from "../a2a/v03";
-import type * as v1 from "../a2a/v1";
+
 import { nonEmptyList, presentFields } from "../a2a/presence";
+import type * as v1 from "../a2a/v1";
+import type * as v03 from "../a2a/v03";
 import type { PreparedSkill } from "./skills";
 import type { CardSource, SkillSource } from "./source";
 

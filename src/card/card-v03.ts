@@ -3,9 +3,9 @@
 import { securitySchemeV03 } from "../a2a/correspondence";
 import type { HybridAgentCard, HybridAgentSkill } from "../a2a/hybrid";
 import { mapValues, nonEmptyList, nonEmptyMap, presentFields } from "../a2a/presence";
-import * as v03 from "../a2a/v03";
 import type * as v1 from "../a2a/v1";
-import { extensions, profile, skillBase, type CardInput } from "./card-parts";
+import * as v03 from "../a2a/v03";
+import { type CardInput, extensions, profile, skillBase } from "./card-parts";
 import { securityRequirementsV1, supportedInterfaces } from "./card-v1";
 import type { PreparedSkill } from "./skills";
 

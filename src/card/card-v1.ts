@@ -4,7 +4,7 @@ import { securityRequirementV1, securitySchemeV1 } from "../a2a/correspondence";
 import { mapValues, nonEmptyList, nonEmptyMap, presentFields } from "../a2a/presence";
 import * as v1 from "../a2a/v1";
 import type * as v03 from "../a2a/v03";
-import { extensions, profile, skillBase, type CardEndpoint, type CardInput } from "./card-parts";
+import { type CardEndpoint, type CardInput, extensions, profile, skillBase } from "./card-parts";
 
 export function buildV1Card({ source, skills, endpoint }: CardInput): v1.AgentCard {
   const capabilities = source.capabilities;

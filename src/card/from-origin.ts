@@ -4,13 +4,14 @@
 // mention of a private origin becomes the public base, and origin signatures
 // (which covered the private URLs) are dropped. And the reader that turns an
 // origin's card into a card-source document (passthrough mode).
-import { presentFields } from "../a2a/presence";
+
+import { API_KEY_LOCATION, schemeTypeOfV1Member } from "../a2a/correspondence";
 import type { HybridAgentCard } from "../a2a/hybrid";
-import * as v03 from "../a2a/v03";
+import { presentFields } from "../a2a/presence";
 import * as v1 from "../a2a/v1";
-import { schemeTypeOfV1Member, API_KEY_LOCATION } from "../a2a/correspondence";
-import { jsonObject, memberOf, type JsonObject } from "../json";
-import { parseCardSource, type CardSource, type ParseResult } from "./source";
+import * as v03 from "../a2a/v03";
+import { type JsonObject, jsonObject, memberOf } from "../json";
+import { type CardSource, type ParseResult, parseCardSource } from "./source";
 
 /** `scheme://host[:port]` of every absolute http(s) URL given; invalid ones are skipped. */
 export function originsOf(urls: readonly (string | undefined)[]): string[] {

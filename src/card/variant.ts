@@ -24,7 +24,10 @@ export const LEGACY_CARD_PATH = "/.well-known/agent.json";
 export function negotiateVariant(path: string, requestedVersion: string | null, compat: CardCompat): CardVariant {
   if (path === LEGACY_CARD_PATH) return "legacy";
   const fallback: CardVariant = compat === "strict" ? "v1" : "hybrid";
-  const match = requestedVersion?.split(",")[0]?.trim().match(/^(\d{1,4})(?:\.\d{1,4})?$/);
+  const match = requestedVersion
+    ?.split(",")[0]
+    ?.trim()
+    .match(/^(\d{1,4})(?:\.\d{1,4})?$/);
   if (!match) return fallback;
   return Number(match[1]) >= 1 ? "v1" : "v0.3";
 }

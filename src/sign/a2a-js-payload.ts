@@ -139,7 +139,7 @@ function urlLeaves(value: unknown, path: string, out: Map<string, string>): Map<
   if (typeof value === "string") {
     if (HAS_SCHEME.test(value)) out.set(path, value);
   } else if (Array.isArray(value)) {
-    value.forEach((item, i) => urlLeaves(item, `${path}/${i}`, out));
+    for (const [i, item] of value.entries()) urlLeaves(item, `${path}/${i}`, out);
   } else if (isJsonObject(value)) {
     for (const [key, item] of Object.entries(value)) urlLeaves(item, `${path}/${JSON.stringify(key)}`, out);
   }

@@ -19,11 +19,11 @@ const encoder = new TextEncoder();
  * Unpadded base64url (RFC 7515 §2); hono's helper keeps the `=` padding. It
  * takes a whole buffer: `slice()` gives the view's bytes their own one.
  */
-export function base64url(bytes: Uint8Array): string {
+function base64url(bytes: Uint8Array): string {
   return encodeBase64Url(bytes.slice().buffer).replace(/=+$/, "");
 }
 
-export type CardSignature = Pick<v1.AgentCardSignature, "protected" | "signature">;
+type CardSignature = Pick<v1.AgentCardSignature, "protected" | "signature">;
 
 async function detachedJws(signer: Signer, protectedHeader: string, payload: string): Promise<CardSignature> {
   const input = `${protectedHeader}.${base64url(encoder.encode(payload))}`;

@@ -84,8 +84,8 @@ export const InterfacesSection: FC<{ card: v1.AgentCard }> = ({ card }) => (
       </tbody>
     </table>
     <p class="muted">
-      Streaming: {yesNo(card.capabilities.streaming)} · Push notifications: {yesNo(card.capabilities.pushNotifications)} ·
-      Extended card: {yesNo(card.capabilities.extendedAgentCard)} · Input: {card.defaultInputModes.join(", ")} · Output:{" "}
+      Streaming: {yesNo(card.capabilities.streaming)} · Push notifications: {yesNo(card.capabilities.pushNotifications)} · Extended card:{" "}
+      {yesNo(card.capabilities.extendedAgentCard)} · Input: {card.defaultInputModes.join(", ")} · Output:{" "}
       {card.defaultOutputModes.join(", ")}
     </p>
     <Extensions extensions={card.capabilities.extensions} />

@@ -6,18 +6,18 @@
 // wrote it), and compared byte for byte by test/worker/golden.test.ts, so a
 // refactoring of the card code cannot change a single byte unnoticed.
 import bundled from "../../skills.json";
-import kitchenSink from "../fixtures/kitchen-sink.json";
+import type * as v1 from "../../src/a2a/v1";
 import { buildCard, type CardEndpoint } from "../../src/card/build-card";
-import { CARD_VARIANTS } from "../../src/card/variant";
 import { publicizeCard, sourceFromCard } from "../../src/card/from-origin";
-import { parseCardSource, type CardSource } from "../../src/card/source";
+import { type CardSource, parseCardSource } from "../../src/card/source";
+import { CARD_VARIANTS } from "../../src/card/variant";
+import { jsonObject } from "../../src/json";
+import type { BuiltCard } from "../../src/runtime";
 import { a2aJsPayload } from "../../src/sign/a2a-js-payload";
 import { importSigner, parsePrivateJwk } from "../../src/sign/keys";
 import { signCard } from "../../src/sign/sign";
 import { renderCardPage } from "../../src/view/page-response";
-import type { BuiltCard } from "../../src/runtime";
-import type * as v1 from "../../src/a2a/v1";
-import { jsonObject } from "../../src/json";
+import kitchenSink from "../fixtures/kitchen-sink.json";
 
 /** A throwaway test key (never used anywhere else). */
 const GOLDEN_KEY = {
@@ -66,26 +66,52 @@ function originCards(): Record<string, unknown> {
         { url: `${PRIVATE}/`, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
       ],
       capabilities: { streaming: true, extendedAgentCard: true },
-      securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "bearer" } }, key: { apiKeySecurityScheme: { location: "header", name: "X-Key" } } },
+      securitySchemes: {
+        bearer: { httpAuthSecurityScheme: { scheme: "bearer" } },
+        key: { apiKeySecurityScheme: { location: "header", name: "X-Key" } },
+      },
       securityRequirements: [{ schemes: { bearer: {} } }],
       defaultInputModes: ["text/plain"],
       defaultOutputModes: ["text/plain"],
-      skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["echo"], securityRequirements: [{ schemes: { key: { list: ["read"] } } }] }],
+      skills: [
+        {
+          id: "echo",
+          name: "Echo",
+          description: "Echoes",
+          tags: ["echo"],
+          securityRequirements: [{ schemes: { key: { list: ["read"] } } }],
+        },
+      ],
       signatures: [{ protected: "e30", signature: "AA" }],
     },
     tolerated: {
       name: "Odd Agent",
       description: "",
       iconUrl: "",
-      supportedInterfaces: [null, 3, { url: `${PRIVATE}/x`, protocolBinding: "JSONRPC", protocolVersion: "2.0" }, { protocolBinding: "JSONRPC", protocolVersion: 1 }],
+      supportedInterfaces: [
+        null,
+        3,
+        { url: `${PRIVATE}/x`, protocolBinding: "JSONRPC", protocolVersion: "2.0" },
+        { protocolBinding: "JSONRPC", protocolVersion: 1 },
+      ],
       additionalInterfaces: [{ url: `${PRIVATE}/y`, transport: "GRPC" }],
       capabilities: { streaming: "yes", pushNotifications: true, extensions: [{ uri: "urn:x", params: { a: 1 }, required: "yes" }] },
       supportsAuthenticatedExtendedCard: true,
-      securitySchemes: { typed: { type: "mutualTLS" }, wrapped: { mtlsSecurityScheme: {} }, oidc: { openIdConnectSecurityScheme: { openIdConnectUrl: "https://id.example/.well-known/openid-configuration", description: "d" } } },
+      securitySchemes: {
+        typed: { type: "mutualTLS" },
+        wrapped: { mtlsSecurityScheme: {} },
+        oidc: {
+          openIdConnectSecurityScheme: { openIdConnectUrl: "https://id.example/.well-known/openid-configuration", description: "d" },
+        },
+      },
       securityRequirements: [{ schemes: { typed: { list: [] }, oidc: {} } }, {}],
       security: [{ wrapped: [] }],
       defaultInputModes: [],
-      skills: [{ id: "only-id", tags: [], examples: ["e"], security: [{ wrapped: ["s"] }] }, "not a skill", { name: "N", securityRequirements: [] }],
+      skills: [
+        { id: "only-id", tags: [], examples: ["e"], security: [{ wrapped: ["s"] }] },
+        "not a skill",
+        { name: "N", securityRequirements: [] },
+      ],
     },
     passthroughMalformed: {
       name: "Private Origin Agent",
@@ -111,7 +137,13 @@ function originCards(): Record<string, unknown> {
       defaultInputModes: ["text/plain"],
       defaultOutputModes: [],
       skills: [
-        { id: "echo", name: "Echo", description: "Echoes", tags: ["echo"], securityRequirements: [{ schemes: { key: { list: ["read"] } } }] },
+        {
+          id: "echo",
+          name: "Echo",
+          description: "Echoes",
+          tags: ["echo"],
+          securityRequirements: [{ schemes: { key: { list: ["read"] } } }],
+        },
         { id: "only-id", tags: [], examples: ["e"], security: [{ bearer: [] }] },
         "not a skill",
       ],

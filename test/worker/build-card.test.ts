@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { buildCard, joinUrl, type CardEndpoint } from "../../src/card/build-card";
-import { CARD_VARIANTS } from "../../src/card/variant";
-import type { HybridAgentCard } from "../../src/a2a/hybrid";
-import type * as v03 from "../../src/a2a/v03";
-import type * as v1 from "../../src/a2a/v1";
-import { skillIdFromName } from "../../src/card/skills";
-import { parseCardSource, type CardSource } from "../../src/card/source";
 import bundled from "../../skills.json";
+import type { HybridAgentCard } from "../../src/a2a/hybrid";
+import type * as v1 from "../../src/a2a/v1";
+import type * as v03 from "../../src/a2a/v03";
+import { buildCard, type CardEndpoint, joinUrl } from "../../src/card/build-card";
+import { skillIdFromName } from "../../src/card/skills";
+import { type CardSource, parseCardSource } from "../../src/card/source";
+import { CARD_VARIANTS } from "../../src/card/variant";
 import kitchenSink from "../fixtures/kitchen-sink.json";
 import { nullPaths, schemaErrors } from "../support/schemas";
 
@@ -31,7 +31,14 @@ describe.each(Object.entries(documents))("the %s document", (_name, doc) => {
   it("renders a strict A2A 1.0 card (v1.0.1 schema, no extra fields)", () => {
     const card = buildCard(src, endpoint, "v1");
     expect(schemaErrors.v1Card(card)).toEqual([]);
-    for (const field of ["url", "protocolVersion", "preferredTransport", "additionalInterfaces", "security", "supportsAuthenticatedExtendedCard"]) {
+    for (const field of [
+      "url",
+      "protocolVersion",
+      "preferredTransport",
+      "additionalInterfaces",
+      "security",
+      "supportsAuthenticatedExtendedCard",
+    ]) {
       expect(card).not.toHaveProperty(field);
     }
   });
@@ -121,10 +128,7 @@ describe("rendering details", () => {
   it("renders security in the 1.0 wrapper form and the 0.3 type form", () => {
     const v1 = buildCard(sink, endpoint, "v1");
     const v03 = shaped03(buildCard(sink, endpoint, "v0.3"));
-    expect(v1.securityRequirements).toEqual([
-      { schemes: { bearer: {} } },
-      { schemes: { code: { list: ["read", "write"] }, key: {} } },
-    ]);
+    expect(v1.securityRequirements).toEqual([{ schemes: { bearer: {} } }, { schemes: { code: { list: ["read", "write"] }, key: {} } }]);
     expect(v03.security).toEqual([{ bearer: [] }, { code: ["read", "write"], key: [] }]);
     const s1 = v1.securitySchemes ?? {};
     const s03 = v03.securitySchemes ?? {};
@@ -132,7 +136,9 @@ describe("rendering details", () => {
     expect(s03.key).toEqual({ type: "apiKey", in: "header", name: "X-Api-Key", description: "Partner key" });
     expect(s1.mtlsBare).toEqual({ mtlsSecurityScheme: {} });
     expect(s03.mtls).toEqual({ type: "mutualTLS", description: "Client certificate" });
-    expect(s1.oidc).toEqual({ openIdConnectSecurityScheme: { openIdConnectUrl: "https://login.example.org/.well-known/openid-configuration" } });
+    expect(s1.oidc).toEqual({
+      openIdConnectSecurityScheme: { openIdConnectUrl: "https://login.example.org/.well-known/openid-configuration" },
+    });
     expect(s1.code).toMatchObject({ oauth2SecurityScheme: { flows: { authorizationCode: { pkceRequired: true } } } });
     expect(s03.code).not.toHaveProperty("flows.authorizationCode.pkceRequired");
     expect(s03.code).toMatchObject({ oauth2MetadataUrl: "https://login.example.org/.well-known/oauth-authorization-server" });
