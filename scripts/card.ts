@@ -6,7 +6,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseConfig } from "../src/config";
-import { buildCard, CARD_VARIANTS, joinUrl, type CardVariant } from "../src/card/render";
+import { buildCard } from "../src/card/build-card";
+import { joinUrl } from "../src/http/urls";
+import { CARD_VARIANTS, type CardVariant } from "../src/card/variant";
 import { parseCardSourceText } from "../src/card/source";
 import { issuesToText } from "../src/validation";
 

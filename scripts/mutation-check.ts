@@ -302,9 +302,9 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "cards: 0.3-shaped variants give way when 0.3 is not served",
-    file: "src/card/render.ts",
-    from: 'if (variant === "v1" || !servesV03(endpoint.protocolVersions))',
-    to: 'if (variant === "v1")',
+    file: "src/card/build-card.ts",
+    from: "servesV03(input.endpoint.protocolVersions) ? build(input) : buildV1Card(input)",
+    to: "build(input)",
     tests: [W("hardening")],
   },
   {

@@ -1,5 +1,28 @@
 // JSON from untrusted peers (request bodies, KV values, origin replies):
-// checks that run before anything walks the value recursively or forwards it.
+// checks that run before anything walks the value recursively or forwards it,
+// and typed reads of members whose values are still unchecked.
+
+export type JsonObject = { [key: string]: unknown };
+
+/** Whether `value` is a JSON object (not an array, not null): an object whose members are still unknown. */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `value` if it is a JSON object, else undefined. */
+export function jsonObject(value: unknown): JsonObject | undefined {
+  return isJsonObject(value) ? value : undefined;
+}
+
+/**
+ * Member `key` of an untrusted value, still unchecked (`unknown`), read as the
+ * field of `Shape` it should be: the name is checked against the type at
+ * compile time (a renamed or misspelt field does not compile), the value is
+ * for the caller to check.
+ */
+export function memberOf<Shape>(value: unknown, key: keyof Shape & string): unknown {
+  return jsonObject(value)?.[key];
+}
 
 /**
  * Deepest nesting any document, card or origin reply may have. Cards nest about

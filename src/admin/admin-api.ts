@@ -6,7 +6,7 @@
 // published to KV whole or not at all.
 import { Hono, type Context } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
-import { CARD_VARIANTS, type CardVariant } from "../card/render";
+import { CARD_VARIANTS, type CardVariant } from "../card/variant";
 import { parseCardSourceText, type CardSource } from "../card/source";
 import { DEFAULT_KEY, isDocumentKey } from "../card/store";
 import { EdgeError, type FailureReason } from "../errors/failures";

@@ -1,6 +1,6 @@
 // Response headers of a served card (A2A 1.0 §8.6 caching; CORS for browser UIs).
 import type { Config } from "../config";
-import type { CardVariant } from "./render";
+import type { CardVariant } from "./variant";
 
 /** What the card paths answer to (Allow of a 405). */
 export const CARD_METHODS = ["GET", "HEAD", "OPTIONS"];

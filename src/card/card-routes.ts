@@ -3,10 +3,9 @@
 import type { EdgeRequest } from "../http/edge-request";
 import { ifNoneMatchHits } from "../http/etag";
 import { searchParam } from "../http/request-target";
-import { renderCardPage } from "../view/render";
+import { renderCardPage } from "../view/page-response";
 import type { BuiltCard } from "./card-service";
-import type { CardVariant } from "./render";
-import { CARD_PATH, negotiateVariant } from "./variant";
+import { CARD_PATH, negotiateVariant, type CardVariant } from "./variant";
 
 type Later<T> = T | Promise<T>;
 
@@ -16,7 +15,7 @@ function andThen<T, U>(value: Later<T>, next: (v: T) => Later<U>): Later<U> {
 }
 
 /** The built card of this request's host and variant: synchronous once the isolate holds it. */
-function builtCard(edge: EdgeRequest, variant: CardVariant): Later<BuiltCard> {
+function builtCard<V extends CardVariant>(edge: EdgeRequest, variant: V): Later<BuiltCard<V>> {
   const { cards } = edge.runtime;
   return andThen(cards.source(edge.hostname, edge.keepAlive), (source) => cards.card(source, edge.base, variant));
 }

@@ -11,13 +11,14 @@ import type { CardSigner } from "../sign/card-signer";
 import { publicizeCard } from "./from-origin";
 import { cardHeaders } from "./card-headers";
 import { OriginCardStore } from "./origin-store";
-import { buildCard, type AgentCard, type CardVariant } from "./render";
+import { buildCard, type CardOfVariant } from "./build-card";
+import type { CardVariant } from "./variant";
 import type { CardSource } from "./source";
 import { CardSourceStore } from "./store";
 
-export interface BuiltCard {
+export interface BuiltCard<V extends CardVariant = CardVariant> {
   /** The card object (for the human view); never mutated. */
-  card: AgentCard;
+  card: CardOfVariant[V];
   body: Uint8Array;
   etag: string;
   /**
@@ -32,14 +33,14 @@ export interface BuiltCard {
 /** Per source document: base -> variant -> card. Bases come from Host headers: bounded. */
 const MAX_BASES_PER_SOURCE = 256;
 
-type Memo = BuiltCard | Promise<BuiltCard>;
+type Memo<V extends CardVariant = CardVariant> = BuiltCard<V> | Promise<BuiltCard<V>>;
 type Later<T> = T | Promise<T>;
 
 export class CardService {
   readonly store: CardSourceStore;
   /** Passthrough card mode only. */
   readonly originCards: OriginCardStore | undefined;
-  readonly #cards = new WeakMap<CardSource, Map<string, Partial<Record<CardVariant, Memo>>>>();
+  readonly #cards = new WeakMap<CardSource, Map<string, { [V in CardVariant]?: Memo<V> }>>();
 
   constructor(
     private readonly config: Config,
@@ -69,19 +70,21 @@ export class CardService {
   }
 
   /** The card for (source, public base, variant), built and hashed once; synchronous once built (the hot path). */
-  card(source: CardSource, base: string, variant: CardVariant): Memo {
+  card<V extends CardVariant>(source: CardSource, base: string, variant: V): Memo<V> {
     let byBase = this.#cards.get(source);
     if (!byBase) {
       byBase = new Map();
       this.#cards.set(source, byBase);
     }
-    let byVariant = byBase.get(base);
-    if (!byVariant) {
+    let memos = byBase.get(base);
+    if (!memos) {
       const oldest = byBase.keys().next();
       if (byBase.size >= MAX_BASES_PER_SOURCE && !oldest.done) byBase.delete(oldest.value);
-      byVariant = {};
-      byBase.set(base, byVariant);
+      memos = {};
+      byBase.set(base, memos);
     }
+    // Seen as holding variant V only, so that a Memo<V> may be stored under V.
+    const byVariant: { [P in V]?: Memo<P> } = memos;
     const memoized = byVariant[variant];
     if (memoized) return memoized;
     // Building is CPU and WebCrypto only (no I/O), so later requests may share the promise.
@@ -97,7 +100,7 @@ export class CardService {
     return building;
   }
 
-  async #build(source: CardSource, base: string, variant: CardVariant): Promise<BuiltCard> {
+  async #build<V extends CardVariant>(source: CardSource, base: string, variant: V): Promise<BuiltCard<V>> {
     const { rpcPath, skillAllowlist } = this.config;
     const fromOrigin = this.originCards?.describe(source);
     const rpcUrl = joinUrl(base, rpcPath);

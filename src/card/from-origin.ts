@@ -2,11 +2,16 @@
 // extended card through the proxy) carry its private address. Pure functions
 // that make them public: interface URLs become the public RPC URL, any other
 // mention of a private origin becomes the public base, and origin signatures
-// (which covered the private URLs) are dropped.
-import type { JsonObject } from "./render";
-import { parseCardSource, type CardSourceInput, type ParseResult, type CardSource } from "./source";
+// (which covered the private URLs) are dropped. And the reader that turns an
+// origin's card into a card-source document (passthrough mode).
 
-const BINDING = "JSONRPC";
+import { API_KEY_LOCATION, schemeTypeOfV1Member } from "../a2a/correspondence";
+import type { HybridAgentCard } from "../a2a/hybrid";
+import { presentFields } from "../a2a/presence";
+import * as v1 from "../a2a/v1";
+import * as v03 from "../a2a/v03";
+import { type JsonObject, jsonObject, memberOf } from "../json";
+import { type CardSource, type ParseResult, parseCardSource } from "./source";
 
 /** `scheme://host[:port]` of every absolute http(s) URL given; invalid ones are skipped. */
 export function originsOf(urls: readonly (string | undefined)[]): string[] {
@@ -23,11 +28,15 @@ export function originsOf(urls: readonly (string | undefined)[]): string[] {
   return [...origins];
 }
 
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** Every endpoint URL a 1.0, 0.3 or hybrid card names (1.0 interfaces, 0.3 `url` and interfaces). */
 function interfaceUrls(card: JsonObject): string[] {
-  const list = (value: unknown) => (Array.isArray(value) ? value : []);
-  return [card.url, ...list(card.supportedInterfaces).map((i) => i?.url), ...list(card.additionalInterfaces).map((i) => i?.url)].filter(
-    (u): u is string => typeof u === "string",
-  );
+  return [
+    memberOf<v03.AgentCard>(card, "url"),
+    ...listOf(memberOf<v1.AgentCard>(card, "supportedInterfaces")).map((i) => memberOf<v1.AgentInterface>(i, "url")),
+    ...listOf(memberOf<v03.AgentCard>(card, "additionalInterfaces")).map((i) => memberOf<v03.AgentInterface>(i, "url")),
+  ].filter((u): u is string => typeof u === "string");
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -48,66 +57,76 @@ function replaceOrigins(value: unknown, privateOrigins: readonly string[], publi
   return value;
 }
 
+/** The same value with the private origins replaced inside its strings: strings stay strings, so its type stays. */
+function withPublicOrigins<T>(value: T, privateOrigins: readonly string[], publicBase: string): T {
+  // Only string contents change (see replaceOrigins), never the shape: the result is still a T.
+  return replaceOrigins(value, privateOrigins, publicBase) as T;
+}
+
+/** The interface members rewritten to the public RPC URL: only JSON-RPC ones survive (the edge fronts JSON-RPC only). */
+function publicInterfaces(card: JsonObject, privateOrigins: readonly string[], publicBase: string, publicRpcUrl: string) {
+  const supported = memberOf<v1.AgentCard>(card, "supportedInterfaces");
+  const hasUrl = ("url" satisfies keyof v03.AgentCard) in card;
+  return presentFields({
+    supportedInterfaces: Array.isArray(supported)
+      ? supported.flatMap((value) => {
+          const entry = jsonObject(value);
+          const fronted = entry && memberOf<v1.AgentInterface>(entry, "protocolBinding") === v1.JSONRPC_BINDING;
+          return fronted ? [{ ...withPublicOrigins(entry, privateOrigins, publicBase), url: publicRpcUrl }] : [];
+        })
+      : undefined,
+    url: hasUrl ? publicRpcUrl : undefined,
+    preferredTransport: hasUrl ? v03.JSONRPC_TRANSPORT : undefined,
+    additionalInterfaces: Array.isArray(memberOf<v03.AgentCard>(card, "additionalInterfaces"))
+      ? [{ url: publicRpcUrl, transport: v03.JSONRPC_TRANSPORT }]
+      : undefined,
+  } satisfies Partial<Record<keyof (v1.AgentCard & HybridAgentCard), unknown>>);
+}
+
 /**
- * The card as the public should see it. Only JSON-RPC interfaces survive (the
- * edge fronts JSON-RPC only), each at `publicRpcUrl`.
+ * The card as the public should see it. Typed cards (the worker's own, built
+ * from an origin's card) keep their type; the extended card from the origin
+ * is untrusted JSON and stays a JsonObject (it is rewritten, never trusted).
  */
-export function publicizeCard(card: JsonObject, knownPrivateOrigins: readonly string[], publicBase: string, publicRpcUrl: string): JsonObject {
+export function publicizeCard<Card extends JsonObject>(
+  card: Card,
+  knownPrivateOrigins: readonly string[],
+  publicBase: string,
+  publicRpcUrl: string,
+): Card {
   const privateOrigins = [...new Set([...knownPrivateOrigins, ...originsOf(interfaceUrls(card))])].filter((o) => !publicBase.startsWith(o));
-  const { signatures: _signatures, ...unsigned } = card;
-  const out = replaceOrigins(unsigned, privateOrigins, publicBase) as JsonObject;
-  if (Array.isArray(card.supportedInterfaces)) {
-    out.supportedInterfaces = card.supportedInterfaces
-      .filter((i) => i && typeof i === "object" && i.protocolBinding === BINDING)
-      .map((i) => ({ ...(replaceOrigins(i, privateOrigins, publicBase) as JsonObject), url: publicRpcUrl }));
-  }
-  if ("url" in card) {
-    out.url = publicRpcUrl;
-    out.preferredTransport = BINDING;
-  }
-  if (Array.isArray(card.additionalInterfaces)) {
-    out.additionalInterfaces = [{ url: publicRpcUrl, transport: BINDING }];
-  }
-  return out;
+  const out = withPublicOrigins(card, privateOrigins, publicBase); // a copy
+  Reflect.deleteProperty(out, "signatures" satisfies keyof v1.AgentCard);
+  return { ...out, ...publicInterfaces(card, privateOrigins, publicBase, publicRpcUrl) };
 }
 
 // ---- origin card -> card-source document (passthrough mode) ----
+// Unknown in, typed out: members are picked loosely (wrong types become
+// absent), put into the document's form, and the whole document is then
+// validated by the same schema as skills.json.
 
-const obj = (v: unknown): JsonObject | undefined => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : undefined);
-const arr = (v: unknown): unknown[] | undefined => (Array.isArray(v) && v.length > 0 ? v : undefined);
-const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
-const bool = (v: unknown): boolean | undefined => (typeof v === "boolean" ? v : undefined);
-
-function compact<T extends JsonObject>(fields: T): T {
-  for (const key of Object.keys(fields)) if (fields[key] === undefined) delete fields[key];
-  return fields;
-}
+const list = (v: unknown): unknown[] | undefined => (Array.isArray(v) && v.length > 0 ? v : undefined);
+const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+const flag = (v: unknown): boolean | undefined => (typeof v === "boolean" ? v : undefined);
 
 /** 1.0 `{schemes: {n: {list}}}` or 0.3 `{n: [scopes]}` -> `{n: [scopes]}`. */
-function requirementsFrom(v1: unknown, v03: unknown): Record<string, string[]>[] | undefined {
-  const fromV1 = arr(v1)?.map((r) =>
-    Object.fromEntries(Object.entries(obj(obj(r)?.schemes) ?? {}).map(([name, list]) => [name, (arr(obj(list)?.list) ?? []) as string[]])),
-  );
-  return fromV1 ?? (arr(v03) as Record<string, string[]>[] | undefined);
+function requirementsFrom(v1Requirements: unknown, v03Requirements: unknown): unknown[] | undefined {
+  const fromV1 = list(v1Requirements)?.map((requirement) => {
+    const schemes = Object.entries(jsonObject(memberOf<v1.SecurityRequirement>(requirement, "schemes")) ?? {});
+    return Object.fromEntries(schemes.map(([name, scopes]) => [name, list(memberOf<v1.StringList>(scopes, "list")) ?? []]));
+  });
+  return fromV1 ?? list(v03Requirements);
 }
 
-const WRAPPERS: Record<string, string> = {
-  apiKeySecurityScheme: "apiKey",
-  httpAuthSecurityScheme: "http",
-  oauth2SecurityScheme: "oauth2",
-  openIdConnectSecurityScheme: "openIdConnect",
-  mtlsSecurityScheme: "mutualTLS",
-};
-
-/** 1.0 wrapper form or 0.3 `type` form -> the source's `type` form. */
+/** 1.0 wrapper form or 0.3 `type` form -> the document's `type` form. */
 function schemeFrom(value: unknown): unknown {
-  const scheme = obj(value);
-  if (!scheme || typeof scheme.type === "string") return scheme;
-  const [wrapper, inner] = Object.entries(scheme)[0] ?? [];
-  const type = wrapper && WRAPPERS[wrapper];
+  const scheme = jsonObject(value);
+  if (!scheme || typeof memberOf<v03.SecurityScheme>(scheme, "type") === "string") return scheme;
+  const [member, body] = Object.entries(scheme)[0] ?? [];
+  const type = member === undefined ? undefined : schemeTypeOfV1Member(member);
   if (!type) return scheme;
-  const { location, ...rest } = obj(inner) ?? {};
-  return compact({ type, ...rest, ...(type === "apiKey" ? { in: location } : {}) });
+  const { [API_KEY_LOCATION.v1]: location, ...rest } = jsonObject(body) ?? {};
+  return presentFields({ type, ...rest, ...(type === "apiKey" ? { [API_KEY_LOCATION.v03]: location } : {}) });
 }
 
 export interface OriginCardSource {
@@ -120,58 +139,87 @@ export interface OriginCardSource {
 
 /** Reads a 1.0, 0.3 or hybrid card into a card-source document, validated by the same schema. */
 export function sourceFromCard(value: unknown): ParseResult<OriginCardSource> {
-  const card = obj(value);
+  const card = jsonObject(value);
   if (!card) return { ok: false, issues: [{ path: "", message: "the origin card is not a JSON object" }] };
   // Required in every protocol version: without them this is not an Agent Card.
   const missing = [
-    !str(card.name) && { path: "name", message: "required (a non-empty string)" },
-    typeof card.description !== "string" && { path: "description", message: "required (a string)" },
-    !Array.isArray(card.skills) && { path: "skills", message: "required (an array)" },
+    !text(memberOf<v1.AgentCard>(card, "name")) && { path: "name", message: "required (a non-empty string)" },
+    typeof memberOf<v1.AgentCard>(card, "description") !== "string" && { path: "description", message: "required (a string)" },
+    !Array.isArray(memberOf<v1.AgentCard>(card, "skills")) && { path: "skills", message: "required (an array)" },
   ].filter((issue): issue is { path: string; message: string } => !!issue);
   if (missing.length > 0) return { ok: false, issues: missing };
-  const capabilities = obj(card.capabilities) ?? {};
-  const doc: CardSourceInput = compact({
-    name: str(card.name),
-    description: str(card.description),
-    version: str(card.version),
-    provider: obj(card.provider) && compact({ organization: str(obj(card.provider)!.organization), url: str(obj(card.provider)!.url) }) as never,
-    documentationUrl: str(card.documentationUrl),
-    iconUrl: str(card.iconUrl),
-    capabilities: compact({
-      streaming: bool(capabilities.streaming),
-      pushNotifications: bool(capabilities.pushNotifications),
-      stateTransitionHistory: bool(capabilities.stateTransitionHistory),
-      extendedAgentCard: bool(capabilities.extendedAgentCard) ?? bool(card.supportsAuthenticatedExtendedCard),
-      extensions: arr(capabilities.extensions)?.map((e) =>
-        compact({ uri: str(obj(e)?.uri), description: str(obj(e)?.description), required: bool(obj(e)?.required), params: obj(obj(e)?.params) }),
-      ) as never,
-    }),
-    defaultInputModes: arr(card.defaultInputModes) as string[] | undefined,
-    defaultOutputModes: arr(card.defaultOutputModes) as string[] | undefined,
-    securitySchemes: obj(card.securitySchemes)
-      ? (Object.fromEntries(Object.entries(obj(card.securitySchemes)!).map(([n, s]) => [n, schemeFrom(s)])) as never)
-      : undefined,
-    security: requirementsFrom(card.securityRequirements, card.security),
-    skills: (arr(card.skills) ?? []).map((raw) => {
-      const skill = obj(raw) ?? {};
-      return compact({
-        id: str(skill.id),
-        name: str(skill.name) ?? str(skill.id) ?? "skill",
-        description: str(skill.description),
-        tags: arr(skill.tags) as string[] | undefined,
-        examples: arr(skill.examples) as string[] | undefined,
-        inputModes: arr(skill.inputModes) as string[] | undefined,
-        outputModes: arr(skill.outputModes) as string[] | undefined,
-        security: requirementsFrom(skill.securityRequirements, skill.security),
-      });
-    }) as never,
-  });
-  const parsed = parseCardSource(doc);
+  const parsed = parseCardSource(documentFrom(card));
   if (!parsed.ok) return parsed;
-  const versions = (arr(card.supportedInterfaces) ?? [])
-    .map(obj)
-    .filter((i) => i?.protocolBinding === BINDING && typeof i.protocolVersion === "string" && /^\d+\.\d+$/.test(i.protocolVersion))
-    .map((i) => i!.protocolVersion as string);
-  const protocolVersions = versions.length > 0 ? [...new Set(versions)] : ["0.3"];
-  return { ok: true, value: { source: parsed.value, protocolVersions, advertisedOrigins: originsOf(interfaceUrls(card)) } };
+  const advertisedOrigins = originsOf(interfaceUrls(card));
+  return { ok: true, value: { source: parsed.value, protocolVersions: jsonRpcVersions(card), advertisedOrigins } };
+}
+
+/** The card's members in the document's form, still unchecked (parseCardSource checks them). */
+function documentFrom(card: JsonObject): JsonObject {
+  const provider = jsonObject(memberOf<v1.AgentCard>(card, "provider"));
+  const schemes = jsonObject(memberOf<v1.AgentCard>(card, "securitySchemes"));
+  return presentFields({
+    name: text(memberOf<v1.AgentCard>(card, "name")),
+    description: text(memberOf<v1.AgentCard>(card, "description")),
+    version: text(memberOf<v1.AgentCard>(card, "version")),
+    provider:
+      provider &&
+      presentFields({
+        organization: text(memberOf<v1.AgentProvider>(provider, "organization")),
+        url: text(memberOf<v1.AgentProvider>(provider, "url")),
+      }),
+    documentationUrl: text(memberOf<v1.AgentCard>(card, "documentationUrl")),
+    iconUrl: text(memberOf<v1.AgentCard>(card, "iconUrl")),
+    capabilities: capabilitiesFrom(card),
+    defaultInputModes: list(memberOf<v1.AgentCard>(card, "defaultInputModes")),
+    defaultOutputModes: list(memberOf<v1.AgentCard>(card, "defaultOutputModes")),
+    securitySchemes: schemes && Object.fromEntries(Object.entries(schemes).map(([name, scheme]) => [name, schemeFrom(scheme)])),
+    security: requirementsFrom(memberOf<v1.AgentCard>(card, "securityRequirements"), memberOf<v03.AgentCard>(card, "security")),
+    skills: (list(memberOf<v1.AgentCard>(card, "skills")) ?? []).map(skillFrom),
+  });
+}
+
+/** 1.0 `capabilities.extendedAgentCard`, else 0.3 `supportsAuthenticatedExtendedCard`. */
+function capabilitiesFrom(card: JsonObject): JsonObject {
+  const capabilities = jsonObject(memberOf<v1.AgentCard>(card, "capabilities")) ?? {};
+  const extension = (e: unknown) =>
+    presentFields({
+      uri: text(memberOf<v1.AgentExtension>(e, "uri")),
+      description: text(memberOf<v1.AgentExtension>(e, "description")),
+      required: flag(memberOf<v1.AgentExtension>(e, "required")),
+      params: jsonObject(memberOf<v1.AgentExtension>(e, "params")),
+    });
+  return presentFields({
+    streaming: flag(memberOf<v1.AgentCapabilities>(capabilities, "streaming")),
+    pushNotifications: flag(memberOf<v1.AgentCapabilities>(capabilities, "pushNotifications")),
+    stateTransitionHistory: flag(memberOf<v03.AgentCapabilities>(capabilities, "stateTransitionHistory")),
+    extendedAgentCard:
+      flag(memberOf<v1.AgentCapabilities>(capabilities, "extendedAgentCard")) ??
+      flag(memberOf<v03.AgentCard>(card, "supportsAuthenticatedExtendedCard")),
+    extensions: list(memberOf<v1.AgentCapabilities>(capabilities, "extensions"))?.map(extension),
+  });
+}
+
+function skillFrom(value: unknown): JsonObject {
+  const skill = jsonObject(value) ?? {};
+  return presentFields({
+    id: text(memberOf<v1.AgentSkill>(skill, "id")),
+    name: text(memberOf<v1.AgentSkill>(skill, "name")) ?? text(memberOf<v1.AgentSkill>(skill, "id")) ?? "skill",
+    description: text(memberOf<v1.AgentSkill>(skill, "description")),
+    tags: list(memberOf<v1.AgentSkill>(skill, "tags")),
+    examples: list(memberOf<v1.AgentSkill>(skill, "examples")),
+    inputModes: list(memberOf<v1.AgentSkill>(skill, "inputModes")),
+    outputModes: list(memberOf<v1.AgentSkill>(skill, "outputModes")),
+    security: requirementsFrom(memberOf<v1.AgentSkill>(skill, "securityRequirements"), memberOf<v03.AgentSkill>(skill, "security")),
+  });
+}
+
+/** `Major.Minor` of the card's JSON-RPC interfaces, deduplicated, preferred first; a card without any is 0.3. */
+function jsonRpcVersions(card: JsonObject): string[] {
+  const versions = (list(memberOf<v1.AgentCard>(card, "supportedInterfaces")) ?? []).flatMap((i) => {
+    const version = memberOf<v1.AgentInterface>(i, "protocolVersion");
+    const isJsonRpc = memberOf<v1.AgentInterface>(i, "protocolBinding") === v1.JSONRPC_BINDING;
+    return isJsonRpc && typeof version === "string" && /^\d+\.\d+$/.test(version) ? [version] : [];
+  });
+  return versions.length > 0 ? [...new Set(versions)] : ["0.3"];
 }

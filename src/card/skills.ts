@@ -4,7 +4,7 @@ import type { SkillSource } from "./source";
 export type PreparedSkill = SkillSource & { id: string; description: string };
 
 /** Code-unit order: identical in every runtime, unlike localeCompare (ICU-dependent). */
-export function compareCodeUnits(a: string, b: string): number {
+function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -26,9 +26,7 @@ export function skillIdFromName(name: string): string {
  */
 export function prepareSkills(skills: readonly SkillSource[], allowlist?: readonly string[]): PreparedSkill[] {
   const allowed = allowlist && allowlist.length > 0 ? new Set(allowlist) : undefined;
-  const selected = skills
-    .filter((skill) => !allowed || allowed.has(skill.name))
-    .sort((a, b) => compareCodeUnits(a.name, b.name));
+  const selected = skills.filter((skill) => !allowed || allowed.has(skill.name)).sort((a, b) => compareCodeUnits(a.name, b.name));
   const taken = new Set(selected.flatMap((skill) => (skill.id === undefined ? [] : [skill.id])));
   return selected.map((skill) => {
     let id = skill.id;

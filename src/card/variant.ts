@@ -1,6 +1,15 @@
 // Which card a request gets (design "Variants"; A2A 1.0 §3.6 for the header).
 import type { CardCompat } from "../config";
-import type { CardVariant } from "./render";
+
+/**
+ * - `v1`: strict A2A 1.0 card (no 0.3 fields; validates against the v1.0.1 schema).
+ * - `v0.3`: A2A 0.3.0 card.
+ * - `hybrid`: the 0.3 card plus 1.0 `supportedInterfaces` (readable by both).
+ * - `legacy`: what `/.well-known/agent.json` serves: the hybrid shape.
+ * (build-card.ts: CardOfVariant is the card type of each.)
+ */
+export const CARD_VARIANTS = ["v1", "v0.3", "hybrid", "legacy"] as const;
+export type CardVariant = (typeof CARD_VARIANTS)[number];
 
 export const CARD_PATH = "/.well-known/agent-card.json";
 /** A2A 0.2 discovery path, still requested by directories and old clients. */
@@ -15,7 +24,10 @@ export const LEGACY_CARD_PATH = "/.well-known/agent.json";
 export function negotiateVariant(path: string, requestedVersion: string | null, compat: CardCompat): CardVariant {
   if (path === LEGACY_CARD_PATH) return "legacy";
   const fallback: CardVariant = compat === "strict" ? "v1" : "hybrid";
-  const match = requestedVersion?.split(",")[0]?.trim().match(/^(\d{1,4})(?:\.\d{1,4})?$/);
+  const match = requestedVersion
+    ?.split(",")[0]
+    ?.trim()
+    .match(/^(\d{1,4})(?:\.\d{1,4})?$/);
   if (!match) return fallback;
   return Number(match[1]) >= 1 ? "v1" : "v0.3";
 }

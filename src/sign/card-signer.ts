@@ -3,6 +3,7 @@
 // alike, each with `jku` = the JWKS of the public base it is served under.
 import { EdgeError } from "../errors/failures";
 import { joinUrl } from "../http/urls";
+import type { JsonObject } from "../json";
 import { log } from "../log";
 import { importSigner, publicJwk, type PrivateSigningJwk, type PublicJwk, type Signer } from "./keys";
 import { signCard } from "./sign";
@@ -28,7 +29,7 @@ export class CardSigner {
   }
 
   /** Signed after URL derivation, so the card of every host verifies (§8.4). */
-  async sign(card: Record<string, unknown>, base: string): Promise<Record<string, unknown>> {
+  async sign<Card extends JsonObject>(card: Card, base: string): Promise<Card> {
     return signCard(card, await this.#imported(), joinUrl(base, JWKS_PATH));
   }
 

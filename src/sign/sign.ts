@@ -6,30 +6,34 @@
 // lets its verifier succeed too (it accepts any one valid signature), but only
 // when that payload still covers every URL of the card: never for a 0.3-shaped
 // card, whose `url` the SDK's payload leaves out.
+import { encodeBase64Url } from "hono/utils/encode";
+import type * as v1 from "../a2a/v1";
+import type { JsonObject } from "../json";
 import { a2aJsPayload, a2aJsPayloadCoversUrls } from "./a2a-js-payload";
 import { canonicalJson } from "./jcs";
 import type { Signer } from "./keys";
 
 const encoder = new TextEncoder();
 
-export function base64url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+/**
+ * Unpadded base64url (RFC 7515 §2); hono's helper keeps the `=` padding. It
+ * takes a whole buffer: `slice()` gives the view's bytes their own one.
+ */
+function base64url(bytes: Uint8Array): string {
+  return encodeBase64Url(bytes.slice().buffer).replace(/=+$/, "");
 }
 
-export interface CardSignature {
-  protected: string;
-  signature: string;
-}
+type CardSignature = Pick<v1.AgentCardSignature, "protected" | "signature">;
 
 async function detachedJws(signer: Signer, protectedHeader: string, payload: string): Promise<CardSignature> {
   const input = `${protectedHeader}.${base64url(encoder.encode(payload))}`;
   return { protected: protectedHeader, signature: base64url(await signer.sign(encoder.encode(input))) };
 }
 
-export async function signCard(card: Record<string, unknown>, signer: Signer, jku: string): Promise<Record<string, unknown>> {
-  const { signatures: _previous, ...unsigned } = card;
+/** The card with its `signatures` replaced by the edge's (every card type has an optional `signatures`). */
+export async function signCard<Card extends JsonObject>(card: Card, signer: Signer, jku: string): Promise<Card> {
+  const unsigned = { ...card };
+  Reflect.deleteProperty(unsigned, "signatures" satisfies keyof v1.AgentCard);
   const protectedHeader = base64url(encoder.encode(JSON.stringify({ alg: signer.alg, kid: signer.kid, typ: "JOSE", jku })));
   const payload = canonicalJson(unsigned);
   const signatures = [await detachedJws(signer, protectedHeader, payload)];

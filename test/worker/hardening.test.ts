@@ -3,7 +3,8 @@
 // leaks, redirects, duplicate keys, version truth in cards and calls. The
 // raw-socket side of the same holes is in test/node/edge-sockets.test.ts.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildCard, CARD_VARIANTS } from "../../src/card/render";
+import { buildCard } from "../../src/card/build-card";
+import { CARD_VARIANTS } from "../../src/card/variant";
 import { parseCardSource, parseCardSourceText } from "../../src/card/source";
 import { exceedsDepth, hasDuplicateKey } from "../../src/json";
 import { requestVersion } from "../../src/rpc/version";
@@ -91,8 +92,9 @@ describe("reserved names", () => {
     if (!parsed.ok) throw new Error("valid document refused");
     for (const variant of CARD_VARIANTS) {
       const card = buildCard(parsed.value, { rpcUrl: `${PUBLIC}/`, protocolVersions: ["1.0", "0.3"] }, variant);
-      const requirements = (card.securityRequirements ?? card.security) as object[];
-      for (const requirement of requirements) expect(JSON.stringify(requirement)).toContain("bearer");
+      const requirements = "url" in card ? card.security : card.securityRequirements;
+      expect(requirements).toHaveLength(1);
+      for (const requirement of requirements ?? []) expect(JSON.stringify(requirement)).toContain("bearer");
     }
   });
 });

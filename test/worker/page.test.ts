@@ -60,4 +60,12 @@ describe("the human view", () => {
     expect(html).toContain("<strong>EdDSA</strong> key <code>page-key</code>");
     expect(html).toContain("https://agents.example.com/.well-known/jwks.json");
   });
+
+  it("shows a key id outside ASCII as written (the protected header is UTF-8)", async () => {
+    const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
+    const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
+    const key = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d, kid: "clé-ключ" });
+    const html = await (await call("https://agents.example.com/", { headers: HTML }, makeEnv({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" }))).text();
+    expect(html).toContain("key <code>clé-ключ</code>");
+  });
 });

@@ -5,7 +5,8 @@
 // are attached to each test as an annotation: `--reporter=verbose` prints them).
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildCard, CARD_VARIANTS } from "../../src/card/render";
+import { buildCard } from "../../src/card/build-card";
+import { CARD_VARIANTS } from "../../src/card/variant";
 import { parseCardSource } from "../../src/card/source";
 import { CONFIG_VARIABLES, parseConfig } from "../../src/config";
 import { validateRpcRequest } from "../../src/rpc/validate";
@@ -48,7 +49,7 @@ describe("documents", () => {
           const card = buildCard(parsed.value, { rpcUrl: `https://${host}${rpcPath}`, protocolVersions: ["1.0", "0.3"] }, variant);
           expect(nullPaths(card)).toEqual([]);
           expect(variant === "v1" ? schemaErrors.v1Card(card) : schemaErrors.v03Card(card)).toEqual([]);
-          expect((card as { skills: unknown[] }).skills).toHaveLength(parsed.value.skills.length);
+          expect(card.skills).toHaveLength(parsed.value.skills.length);
         }
       }),
       RUNS,

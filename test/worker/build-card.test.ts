@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { buildCard, CARD_VARIANTS, joinUrl, type CardEndpoint } from "../../src/card/render";
-import { skillIdFromName } from "../../src/card/skills";
-import { parseCardSource, type CardSource } from "../../src/card/source";
 import bundled from "../../skills.json";
+import type { HybridAgentCard } from "../../src/a2a/hybrid";
+import type * as v1 from "../../src/a2a/v1";
+import type * as v03 from "../../src/a2a/v03";
+import { buildCard, type CardEndpoint } from "../../src/card/build-card";
+import { joinUrl } from "../../src/http/urls";
+import { skillIdFromName } from "../../src/card/skills";
+import { type CardSource, parseCardSource } from "../../src/card/source";
+import { CARD_VARIANTS } from "../../src/card/variant";
 import kitchenSink from "../fixtures/kitchen-sink.json";
 import { nullPaths, schemaErrors } from "../support/schemas";
 
@@ -10,6 +15,12 @@ function source(doc: unknown): CardSource {
   const parsed = parseCardSource(doc);
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.issues));
   return parsed.value;
+}
+
+/** The 0.3-shaped card a variant gives while 0.3 is served (as by `endpoint`). */
+function shaped03<Card extends v03.AgentCard | HybridAgentCard>(card: Card | v1.AgentCard): Card {
+  if ("url" in card) return card;
+  throw new Error("expected a 0.3-shaped card");
 }
 
 const endpoint: CardEndpoint = { rpcUrl: "https://agents.example.com/a2a", protocolVersions: ["1.0", "0.3"] };
@@ -21,13 +32,20 @@ describe.each(Object.entries(documents))("the %s document", (_name, doc) => {
   it("renders a strict A2A 1.0 card (v1.0.1 schema, no extra fields)", () => {
     const card = buildCard(src, endpoint, "v1");
     expect(schemaErrors.v1Card(card)).toEqual([]);
-    for (const field of ["url", "protocolVersion", "preferredTransport", "additionalInterfaces", "security", "supportsAuthenticatedExtendedCard"]) {
+    for (const field of [
+      "url",
+      "protocolVersion",
+      "preferredTransport",
+      "additionalInterfaces",
+      "security",
+      "supportsAuthenticatedExtendedCard",
+    ]) {
       expect(card).not.toHaveProperty(field);
     }
   });
 
   it.each(["v0.3", "hybrid", "legacy"] as const)("renders a %s card valid against the 0.3.0 schema", (variant) => {
-    const card = buildCard(src, endpoint, variant);
+    const card = shaped03(buildCard(src, endpoint, variant));
     expect(schemaErrors.v03Card(card)).toEqual([]);
     expect(card).toMatchObject({ protocolVersion: "0.3.0", url: endpoint.rpcUrl, preferredTransport: "JSONRPC" });
     expect(card.additionalInterfaces).toEqual([{ url: endpoint.rpcUrl, transport: "JSONRPC" }]);
@@ -36,7 +54,7 @@ describe.each(Object.entries(documents))("the %s document", (_name, doc) => {
   it("embeds 1.0 interfaces in hybrid and legacy cards only, each a valid 1.0 AgentInterface", () => {
     expect(buildCard(src, endpoint, "v0.3")).not.toHaveProperty("supportedInterfaces");
     for (const variant of ["hybrid", "legacy", "v1"] as const) {
-      const interfaces = buildCard(src, endpoint, variant).supportedInterfaces as unknown[];
+      const interfaces = buildCard(src, endpoint, variant).supportedInterfaces;
       expect(interfaces).toEqual([
         { url: endpoint.rpcUrl, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
         { url: endpoint.rpcUrl, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
@@ -68,12 +86,12 @@ describe("rendering details", () => {
   });
 
   it("sorts skills by name in code-unit order and keeps names verbatim", () => {
-    const names = (buildCard(sink, endpoint, "v1").skills as { name: string }[]).map((s) => s.name);
+    const names = buildCard(sink, endpoint, "v1").skills.map((s) => s.name);
     expect(names).toEqual(["!!!", "Alpha skill", "Alpha-1", "Minimal", "alpha skill", "zeta: last (by code units)", "Émoji 🚀 planner"]);
   });
 
   it("derives sanitized, unique ids from names and keeps explicit ids", () => {
-    const ids = Object.fromEntries((buildCard(sink, endpoint, "v1").skills as { name: string; id: string }[]).map((s) => [s.name, s.id]));
+    const ids = Object.fromEntries(buildCard(sink, endpoint, "v1").skills.map((s) => [s.name, s.id]));
     expect(ids).toEqual({
       "!!!": "skill",
       "Alpha skill": "Alpha-1",
@@ -89,12 +107,12 @@ describe("rendering details", () => {
 
   it("narrows skills to the allowlist and ignores unknown names", () => {
     const card = buildCard(sink, { ...endpoint, skillAllowlist: ["Minimal", "Alpha skill", "No such skill"] }, "hybrid");
-    expect((card.skills as { name: string }[]).map((s) => s.name)).toEqual(["Alpha skill", "Minimal"]);
+    expect(card.skills.map((s) => s.name)).toEqual(["Alpha skill", "Minimal"]);
     expect(buildCard(sink, { ...endpoint, skillAllowlist: [] }, "v1").skills).toHaveLength(7);
   });
 
   it("carries tags, examples and modes through, with defaults for a bare skill", () => {
-    const skills = buildCard(sink, endpoint, "v0.3").skills as Record<string, unknown>[];
+    const skills = shaped03(buildCard(sink, endpoint, "v0.3")).skills;
     expect(skills.find((s) => s.name === "zeta: last (by code units)")).toEqual({
       id: "zeta_last_by_code_units",
       name: "zeta: last (by code units)",
@@ -110,30 +128,29 @@ describe("rendering details", () => {
 
   it("renders security in the 1.0 wrapper form and the 0.3 type form", () => {
     const v1 = buildCard(sink, endpoint, "v1");
-    const v03 = buildCard(sink, endpoint, "v0.3");
-    expect(v1.securityRequirements).toEqual([
-      { schemes: { bearer: {} } },
-      { schemes: { code: { list: ["read", "write"] }, key: {} } },
-    ]);
+    const v03 = shaped03(buildCard(sink, endpoint, "v0.3"));
+    expect(v1.securityRequirements).toEqual([{ schemes: { bearer: {} } }, { schemes: { code: { list: ["read", "write"] }, key: {} } }]);
     expect(v03.security).toEqual([{ bearer: [] }, { code: ["read", "write"], key: [] }]);
-    const s1 = v1.securitySchemes as Record<string, unknown>;
-    const s03 = v03.securitySchemes as Record<string, unknown>;
+    const s1 = v1.securitySchemes ?? {};
+    const s03 = v03.securitySchemes ?? {};
     expect(s1.key).toEqual({ apiKeySecurityScheme: { location: "header", name: "X-Api-Key", description: "Partner key" } });
     expect(s03.key).toEqual({ type: "apiKey", in: "header", name: "X-Api-Key", description: "Partner key" });
     expect(s1.mtlsBare).toEqual({ mtlsSecurityScheme: {} });
     expect(s03.mtls).toEqual({ type: "mutualTLS", description: "Client certificate" });
-    expect(s1.oidc).toEqual({ openIdConnectSecurityScheme: { openIdConnectUrl: "https://login.example.org/.well-known/openid-configuration" } });
-    expect((s1.code as any).oauth2SecurityScheme.flows.authorizationCode.pkceRequired).toBe(true);
-    expect((s03.code as any).flows.authorizationCode).not.toHaveProperty("pkceRequired");
-    expect((s03.code as any).oauth2MetadataUrl).toBe("https://login.example.org/.well-known/oauth-authorization-server");
-    expect((buildCard(sink, endpoint, "v1").skills as any[]).find((s) => s.name.startsWith("zeta")).securityRequirements).toEqual([
+    expect(s1.oidc).toEqual({
+      openIdConnectSecurityScheme: { openIdConnectUrl: "https://login.example.org/.well-known/openid-configuration" },
+    });
+    expect(s1.code).toMatchObject({ oauth2SecurityScheme: { flows: { authorizationCode: { pkceRequired: true } } } });
+    expect(s03.code).not.toHaveProperty("flows.authorizationCode.pkceRequired");
+    expect(s03.code).toMatchObject({ oauth2MetadataUrl: "https://login.example.org/.well-known/oauth-authorization-server" });
+    expect(buildCard(sink, endpoint, "v1").skills.find((s) => s.name.startsWith("zeta"))?.securityRequirements).toEqual([
       { schemes: { oidc: {} } },
     ]);
   });
 
   it("maps capabilities per version (extendedAgentCard vs supportsAuthenticatedExtendedCard)", () => {
     const v1 = buildCard(sink, endpoint, "v1");
-    const v03 = buildCard(sink, endpoint, "v0.3");
+    const v03 = shaped03(buildCard(sink, endpoint, "v0.3"));
     expect(v1.capabilities).toEqual({
       streaming: true,
       pushNotifications: true,
@@ -150,7 +167,7 @@ describe("rendering details", () => {
 
   it("lists interfaces in the configured preference order", () => {
     const card = buildCard(sink, { ...endpoint, protocolVersions: ["0.3", "1.0"] }, "v1");
-    expect((card.supportedInterfaces as { protocolVersion: string }[]).map((i) => i.protocolVersion)).toEqual(["0.3", "1.0"]);
+    expect(card.supportedInterfaces.map((i) => i.protocolVersion)).toEqual(["0.3", "1.0"]);
   });
 
   it("joins the public base and the RPC path", () => {

@@ -1,0 +1,36 @@
+// Card facts as the short texts the page shows.
+import * as v1 from "../a2a/v1";
+
+/** What a 1.0 security scheme asks for, in a few words ("HTTP bearer (JWT)"). */
+export function schemeSummary(scheme: v1.SecurityScheme): string {
+  const [member, body] = v1.securitySchemeMember(scheme);
+  switch (member) {
+    case "apiKeySecurityScheme":
+      return `API key in ${body.location} "${body.name}"`;
+    case "httpAuthSecurityScheme":
+      return `HTTP ${body.scheme}${body.bearerFormat ? ` (${body.bearerFormat})` : ""}`;
+    case "oauth2SecurityScheme":
+      return `OAuth 2.0 (${Object.keys(body.flows).join(", ")})`;
+    case "openIdConnectSecurityScheme":
+      return `OpenID Connect (${body.openIdConnectUrl})`;
+    case "mtlsSecurityScheme":
+      return "Mutual TLS";
+  }
+}
+
+/** The scheme's own description, whichever kind it is. */
+export function schemeDescription(scheme: v1.SecurityScheme): string | undefined {
+  return v1.securitySchemeMember(scheme)[1].description;
+}
+
+/** One requirement: its schemes joined with " + ", each with its scopes. */
+export function requirementText(requirement: v1.SecurityRequirement): string {
+  return Object.entries(requirement.schemes ?? {})
+    .map(([name, scopes]) => (scopes.list?.length ? `${name} (${scopes.list.join(", ")})` : name))
+    .join(" + ");
+}
+
+/** POSIX single quotes: nothing inside is expanded by the shell the command is pasted into. */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}

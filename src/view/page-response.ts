@@ -1,0 +1,38 @@
+// Renders (once per built card) and serves the human view.
+import { decodeBase64Url } from "hono/utils/encode";
+import type * as v1 from "../a2a/v1";
+import type { BuiltCard } from "../card/card-service";
+import { jsonObject } from "../json";
+import { CardPage, type SignatureInfo } from "./page";
+
+const pages = new WeakMap<BuiltCard<"v1">, string>();
+const decoder = new TextDecoder();
+
+/** The first signature's protected header (base64url JSON, §8.4.2); undefined if it cannot be read. */
+function signatureOf(card: v1.AgentCard): SignatureInfo | undefined {
+  const first = card.signatures?.[0];
+  if (!first) return undefined;
+  try {
+    const header = jsonObject(JSON.parse(decoder.decode(decodeBase64Url(first.protected))));
+    if (!header) return undefined;
+    return { alg: String(header.alg), kid: String(header.kid), ...(header.jku ? { jku: String(header.jku) } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+export function renderCardPage(built: BuiltCard<"v1">, cardUrl: string, maxAge: number): Response {
+  let html = pages.get(built);
+  if (html === undefined) {
+    html = `<!doctype html>${CardPage({ card: built.card, cardUrl, signature: signatureOf(built.card) })}`;
+    pages.set(built, html);
+  }
+  return new Response(html, {
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": `public, max-age=${maxAge}`,
+      vary: "Accept",
+      // The CSP (no script at all) and the other security headers: hono/secure-headers on the page routes (routes.ts).
+    },
+  });
+}

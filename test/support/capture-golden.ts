@@ -1,0 +1,10 @@
+// Rewrites test/fixtures/golden-outputs.json from the current code:
+//   npx tsx test/support/capture-golden.ts
+// Only for a deliberate change of output; the fixture was captured from main
+// before the A2A types refactoring (issue 9 items 6, 7).
+import { writeFileSync } from "node:fs";
+import { goldenOutputs } from "./golden";
+
+const outputs = await goldenOutputs();
+writeFileSync(new URL("../fixtures/golden-outputs.json", import.meta.url), `${JSON.stringify(outputs, null, 1)}\n`);
+process.stdout.write(`${Object.keys(outputs).length} outputs\n`);
