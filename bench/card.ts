@@ -2,7 +2,7 @@
 // KV) against a trivial worker that returns the same bytes as a static JSON
 // response, both in workerd via Miniflare, same autocannon load, side by side.
 // Goal: ratio >= 0.9, bundle gzip <= 64 KiB.
-import { buildBundle, CONNECTIONS, DURATION_S, load, LOAD_TOOL, printTable, ROUNDS, serve, serveBundle, sideBySide } from "./lib";
+import { buildBundle, CONNECTIONS, DURATION_S, LOAD_TOOL, load, printTable, ROUNDS, serve, serveBundle, sideBySide } from "./lib";
 
 const CARD_PATH = "/.well-known/agent-card.json";
 const bundle = buildBundle();
@@ -28,7 +28,9 @@ const staticUrl = new URL(CARD_PATH, staticWorker.url).href;
 if ((await (await fetch(staticUrl)).text()) !== body) throw new Error("static worker does not return the same bytes");
 
 try {
-  console.log(`bench:card — ${ROUNDS} rounds x ${DURATION_S}s, ${CONNECTIONS} connections, ${LOAD_TOOL}, 127.0.0.1, workerd via Miniflare (direct socket)`);
+  console.log(
+    `bench:card — ${ROUNDS} rounds x ${DURATION_S}s, ${CONNECTIONS} connections, ${LOAD_TOOL}, 127.0.0.1, workerd via Miniflare (direct socket)`,
+  );
   // Warm both (JIT, isolate caches) before anything is measured.
   await load(staticUrl, {}, { duration: 1 });
   await load(cardUrl, {}, { duration: 1 });
@@ -41,7 +43,9 @@ try {
   printTable(rows);
   const rps = (name: string) => rows[name]!.requestsPerSecond;
   console.log(`card/static req/s ratio: ${(rps("card worker (hybrid)") / rps("static JSON worker")).toFixed(3)} (goal >= 0.9)`);
-  console.log(`signed/unsigned req/s ratio: ${(rps("card worker (hybrid, signed)") / rps("card worker (hybrid)")).toFixed(3)} (goal >= 0.9)`);
+  console.log(
+    `signed/unsigned req/s ratio: ${(rps("card worker (hybrid, signed)") / rps("card worker (hybrid)")).toFixed(3)} (goal >= 0.9)`,
+  );
   console.log(`bundle: ${(bundle.bytes / 1024).toFixed(1)} KiB, gzip ${(bundle.gzipBytes / 1024).toFixed(1)} KiB (goal <= 64 KiB)`);
   console.log(`card body: ${body.length} bytes unsigned, ${signedBody.length} bytes signed`);
 } finally {

@@ -103,7 +103,15 @@ const requestLua = (method: string, body: string) => `wrk.method = ${JSON.string
 async function wrk(url: string, headers: Record<string, string>, connections: number, duration: number, opts: LoadOptions): Promise<Load> {
   const lua = opts.lua ?? (opts.request ? requestLua(opts.request.method, opts.request.body) : undefined);
   const script = lua ? ["-s", luaFile(lua)] : [];
-  const args = ["-t1", `-c${connections}`, `-d${duration}s`, "--latency", ...script, ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]), url];
+  const args = [
+    "-t1",
+    `-c${connections}`,
+    `-d${duration}s`,
+    "--latency",
+    ...script,
+    ...Object.entries(headers).flatMap(([k, v]) => ["-H", `${k}: ${v}`]),
+    url,
+  ];
   const out = await new Promise<string>((resolve, reject) =>
     execFile("wrk", args, (error, stdout) => (error ? reject(error) : resolve(stdout))),
   );
@@ -178,7 +186,15 @@ export function verdict(name: string, figure: string, goal: string, met: boolean
 }
 
 export function printTable(rows: Record<string, Load>): void {
-  console.log("target".padEnd(28), "req/s".padStart(10), "p50 ms".padStart(8), "p99 ms".padStart(8), "requests".padStart(10), "non2xx".padStart(7), "errors".padStart(7));
+  console.log(
+    "target".padEnd(28),
+    "req/s".padStart(10),
+    "p50 ms".padStart(8),
+    "p99 ms".padStart(8),
+    "requests".padStart(10),
+    "non2xx".padStart(7),
+    "errors".padStart(7),
+  );
   for (const [name, r] of Object.entries(rows)) {
     console.log(
       name.padEnd(28),

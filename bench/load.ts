@@ -26,8 +26,16 @@ await waitForHttp(originUrl, origin);
 const bundle = buildBundle();
 const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
 const signingKey = JSON.stringify({ ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey), kid: "load" });
-const worker = await serveBundle(bundle, { ORIGIN_URL: originUrl, CARD_SIGNING_KEY: signingKey, HOST_ALLOWLIST: HOSTS.join(","), MAX_BODY_BYTES: "65536" });
-await (await worker.mf.getKVNamespace("SKILLS")).put("agents-b.example.com", JSON.stringify({ name: "Agent B", skills: [{ name: "Echo", tags: ["echo"] }] }));
+const worker = await serveBundle(bundle, {
+  ORIGIN_URL: originUrl,
+  CARD_SIGNING_KEY: signingKey,
+  HOST_ALLOWLIST: HOSTS.join(","),
+  MAX_BODY_BYTES: "65536",
+});
+await (await worker.mf.getKVNamespace("SKILLS")).put(
+  "agents-b.example.com",
+  JSON.stringify({ name: "Agent B", skills: [{ name: "Echo", tags: ["echo"] }] }),
+);
 const port = Number(worker.url.port);
 
 // ---- workerd memory ----
@@ -36,7 +44,9 @@ function workerdPids(): number[] {
     .filter((d) => /^\d+$/.test(d))
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "workerd" && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("serve");
+        return (
+          readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "workerd" && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("serve")
+        );
       } catch {
         return false;
       }
@@ -64,13 +74,16 @@ interface Reply {
 }
 function send(method: string, path: string, headers: Record<string, string>, body?: string, ownConnection = false): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, method, path, headers, agent: ownConnection ? false : agent, timeout: 30_000 }, (res) => {
-      let data = "";
-      res.setEncoding("utf8");
-      res.on("data", (c) => (data += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data }));
-      res.on("error", reject);
-    });
+    const req = httpRequest(
+      { host: "127.0.0.1", port, method, path, headers, agent: ownConnection ? false : agent, timeout: 30_000 },
+      (res) => {
+        let data = "";
+        res.setEncoding("utf8");
+        res.on("data", (c) => (data += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: data }));
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.on("timeout", () => req.destroy(new Error("timeout")));
     req.end(body);
@@ -79,7 +92,12 @@ function send(method: string, path: string, headers: Record<string, string>, bod
 
 const etags = new Map<string, string>();
 const rpcBody = (method: string) =>
-  JSON.stringify({ jsonrpc: "2.0", id: 7, method, params: { message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: "load" }] } } });
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: 7,
+    method,
+    params: { message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: "load" }] } },
+  });
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
 /** Each scenario sends one request and says whether the outcome is the expected one. */
@@ -100,7 +118,10 @@ const scenarios: { kind: string; weight: number; run: () => Promise<{ status: nu
       if (r.status === 200) {
         etags.set(key, String(r.headers.etag));
         const card = JSON.parse(r.body);
-        return { status: r.status, expected: Array.isArray(card.signatures) && (host !== "agents-b.example.com" || card.name === "Agent B") };
+        return {
+          status: r.status,
+          expected: Array.isArray(card.signatures) && (host !== "agents-b.example.com" || card.name === "Agent B"),
+        };
       }
       return { status: r.status, expected: r.status === 304 && r.body === "" && headers["if-none-match"] !== undefined };
     },
@@ -109,7 +130,12 @@ const scenarios: { kind: string; weight: number; run: () => Promise<{ status: nu
     kind: "SendMessage",
     weight: 25,
     run: async () => {
-      const r = await send("POST", "/", { host: pick(HOSTS), "content-type": "application/json", "a2a-version": "1.0" }, rpcBody("SendMessage"));
+      const r = await send(
+        "POST",
+        "/",
+        { host: pick(HOSTS), "content-type": "application/json", "a2a-version": "1.0" },
+        rpcBody("SendMessage"),
+      );
       return { status: r.status, expected: r.status === 200 && JSON.parse(r.body).result !== undefined };
     },
   },
@@ -117,7 +143,12 @@ const scenarios: { kind: string; weight: number; run: () => Promise<{ status: nu
     kind: "stream",
     weight: 10,
     run: async () => {
-      const r = await send("POST", "/", { host: pick(HOSTS), "content-type": "application/json", "a2a-version": "1.0", accept: "text/event-stream" }, rpcBody("SendStreamingMessage"));
+      const r = await send(
+        "POST",
+        "/",
+        { host: pick(HOSTS), "content-type": "application/json", "a2a-version": "1.0", accept: "text/event-stream" },
+        rpcBody("SendStreamingMessage"),
+      );
       const events = r.body.split("\n\n").filter((e) => e.startsWith("data:"));
       return { status: r.status, expected: r.status === 200 && events.length >= 2 && !r.body.includes("event: error") };
     },
@@ -129,7 +160,12 @@ const scenarios: { kind: string; weight: number; run: () => Promise<{ status: nu
       const bad = pick([
         { headers: { "content-type": "application/json" }, body: "{ nope", status: 200, code: -32700 },
         { headers: { "content-type": "text/plain" }, body: "{}", status: 415, code: -32600 },
-        { headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "m", params: { pad: "x".repeat(70_000) } }), status: 413, code: -32600 },
+        {
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "m", params: { pad: "x".repeat(70_000) } }),
+          status: 413,
+          code: -32600,
+        },
         { headers: { "content-type": "application/json" }, body: '[{"jsonrpc":"2.0","id":1,"method":"m"}]', status: 200, code: -32600 },
         { headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":{},"method":1}', status: 200, code: -32600 },
       ]);
@@ -170,7 +206,10 @@ if (only) scenarios.splice(0, scenarios.length, ...scenarios.filter((s) => only.
 const totalWeight = scenarios.reduce((a, s) => a + s.weight, 0);
 function chooseScenario() {
   let n = Math.random() * totalWeight;
-  for (const s of scenarios) if ((n -= s.weight) < 0) return s;
+  for (const s of scenarios) {
+    n -= s.weight;
+    if (n < 0) return s;
+  }
   return scenarios[0]!;
 }
 
@@ -178,7 +217,9 @@ const latencies = new Map<string, number[]>();
 const outcomes = new Map<string, number>();
 const count = (key: string) => outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
 const deadline = Date.now() + DURATION_S * 1000;
-console.log(`load — ${DURATION_S}s, ${CONCURRENCY} concurrent clients, 127.0.0.1; worker in workerd via Miniflare, origin = @a2a-js/sdk agent process`);
+console.log(
+  `load — ${DURATION_S}s, ${CONCURRENCY} concurrent clients, 127.0.0.1; worker in workerd via Miniflare, origin = @a2a-js/sdk agent process`,
+);
 await Promise.all(
   Array.from({ length: CONCURRENCY }, async () => {
     while (Date.now() < deadline) {
@@ -205,9 +246,12 @@ memory.push(rssMiB(pids));
 // ---- report ----
 const pct = (xs: number[], p: number) => xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 const all = [...latencies.values()].flat();
-console.log(`requests: ${all.length} (${(all.length / DURATION_S).toFixed(0)}/s), p50 ${pct(all, 50).toFixed(2)} ms, p99 ${pct(all, 99).toFixed(2)} ms`);
+console.log(
+  `requests: ${all.length} (${(all.length / DURATION_S).toFixed(0)}/s), p50 ${pct(all, 50).toFixed(2)} ms, p99 ${pct(all, 99).toFixed(2)} ms`,
+);
 console.log("kind".padEnd(16), "requests".padStart(9), "p50 ms".padStart(8), "p99 ms".padStart(8));
-for (const [kind, xs] of latencies) console.log(kind.padEnd(16), String(xs.length).padStart(9), pct(xs, 50).toFixed(2).padStart(8), pct(xs, 99).toFixed(2).padStart(8));
+for (const [kind, xs] of latencies)
+  console.log(kind.padEnd(16), String(xs.length).padStart(9), pct(xs, 50).toFixed(2).padStart(8), pct(xs, 99).toFixed(2).padStart(8));
 console.log("outcomes:");
 for (const [key, n] of [...outcomes].sort()) if (key !== "unexpected" && key !== "5xx") console.log(`  ${key}: ${n}`);
 const unexpected = outcomes.get("unexpected") ?? 0;
@@ -220,7 +264,12 @@ console.log(
     `mean of first third ${mean(memory.slice(0, third)).toFixed(1)} MiB vs last third ${mean(memory.slice(-third)).toFixed(1)} MiB`,
 );
 // workerd's RSS climbs to a plateau under any load (a static worker too); flat = the tail stops rising.
-console.log(`RSS every 5 s (MiB): ${memory.filter((_, i) => i % 5 === 0).map((m) => m.toFixed(0)).join(" ")}`);
+console.log(
+  `RSS every 5 s (MiB): ${memory
+    .filter((_, i) => i % 5 === 0)
+    .map((m) => m.toFixed(0))
+    .join(" ")}`,
+);
 
 agent.destroy();
 await worker.stop();

@@ -7,7 +7,15 @@ import type { AddressInfo } from "node:net";
 
 /** A JSON-RPC request of about `bytes` bytes (its text part padded). */
 export function sendBody(method: string, bytes = 0): string {
-  const base = { jsonrpc: "2.0", id: 1, method, params: { message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: "bench" }] }, configuration: { returnImmediately: false } } };
+  const base = {
+    jsonrpc: "2.0",
+    id: 1,
+    method,
+    params: {
+      message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: "bench" }] },
+      configuration: { returnImmediately: false },
+    },
+  };
   const pad = Math.max(0, bytes - JSON.stringify(base).length);
   base.params.message.parts[0]!.text = `bench${"x".repeat(pad)}`;
   return JSON.stringify(base);
@@ -28,4 +36,3 @@ export async function fixedJsonOrigin(): Promise<{ url: string; close: () => voi
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() };
 }
-

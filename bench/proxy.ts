@@ -8,8 +8,8 @@
 //  3. time to the first SSE event of SendStreamingMessage, direct and proxied.
 // Each goal is printed with the figure and whether this run met it.
 import { startOriginAgent } from "../test/support/origin-agent";
+import { buildBundle, CONNECTIONS, DURATION_S, LOAD_TOOL, load, printTable, ROUNDS, serve, serveBundle, sideBySide, verdict } from "./lib";
 import { BARE_PASSTHROUGH, fixedJsonOrigin, sendBody } from "./proxy-targets";
-import { buildBundle, CONNECTIONS, DURATION_S, load, LOAD_TOOL, printTable, ROUNDS, serve, serveBundle, sideBySide, verdict } from "./lib";
 
 const FIRST_EVENT_SAMPLES = Number(process.env.BENCH_SSE_SAMPLES ?? 200);
 const PROXY_CONNECTIONS = Number(process.env.BENCH_PROXY_CONNECTIONS ?? 4);
@@ -19,7 +19,11 @@ const headers = { "content-type": "application/json", "a2a-version": "1.0" };
 /** ms until the first SSE `data:` line arrives, for one SendStreamingMessage. */
 async function firstEventMs(url: string): Promise<number> {
   const started = performance.now();
-  const response = await fetch(url, { method: "POST", headers: { ...headers, accept: "text/event-stream" }, body: sendBody("SendStreamingMessage") });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { ...headers, accept: "text/event-stream" },
+    body: sendBody("SendStreamingMessage"),
+  });
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let text = "";
@@ -54,7 +58,9 @@ async function main(): Promise<void> {
       const reply = (await (await fetch(url, { method: "POST", headers, body: sendBody("SendMessage") })).json()) as { result?: unknown };
       if (!reply.result) throw new Error(`no result from ${url}: ${JSON.stringify(reply).slice(0, 300)}`);
     }
-    console.log(`bench:proxy — ${ROUNDS} rounds x ${DURATION_S}s, ${LOAD_TOOL}, 127.0.0.1; workers in workerd via Miniflare (direct socket)`);
+    console.log(
+      `bench:proxy — ${ROUNDS} rounds x ${DURATION_S}s, ${LOAD_TOOL}, 127.0.0.1; workers in workerd via Miniflare (direct socket)`,
+    );
 
     // 1. The proxy at the runtime's limit.
     const kib = { method: "POST" as const, body: sendBody("SendMessage", 1024) };
@@ -66,7 +72,12 @@ async function main(): Promise<void> {
     const b = limit["bare passthrough (1 KiB)"]!;
     const w = limit["this worker (1 KiB)"]!;
     const ratio = w.requestsPerSecond / b.requestsPerSecond;
-    verdict(`req/s, this worker / bare passthrough (~1 KiB SendMessage, fixed-JSON origin, ${CONNECTIONS} connections)`, ratio.toFixed(3), ">= 0.9", ratio >= 0.9);
+    verdict(
+      `req/s, this worker / bare passthrough (~1 KiB SendMessage, fixed-JSON origin, ${CONNECTIONS} connections)`,
+      ratio.toFixed(3),
+      ">= 0.9",
+      ratio >= 0.9,
+    );
     verdict("p50 over bare passthrough", `${(w.p50 - b.p50).toFixed(2)} ms`, "<= 0.2 ms", w.p50 - b.p50 <= 0.2);
 
     // 2. Against a real agent.
@@ -78,7 +89,12 @@ async function main(): Promise<void> {
     printTable(real);
     const d = real["a2a-js origin direct"]!;
     const p = real["a2a-js origin via worker"]!;
-    verdict(`p50 overhead over the a2a-js origin (${PROXY_CONNECTIONS} connections)`, `${(p.p50 - d.p50).toFixed(2)} ms`, "<= 1 ms", p.p50 - d.p50 <= 1);
+    verdict(
+      `p50 overhead over the a2a-js origin (${PROXY_CONNECTIONS} connections)`,
+      `${(p.p50 - d.p50).toFixed(2)} ms`,
+      "<= 1 ms",
+      p.p50 - d.p50 <= 1,
+    );
 
     // 3. Time to first SSE event, sequential samples, alternating direct / proxied.
     const samples: Record<"direct" | "proxied", number[]> = { direct: [], proxied: [] };
@@ -89,7 +105,9 @@ async function main(): Promise<void> {
     }
     const sd = samples.direct.sort((x, y) => x - y);
     const sp = samples.proxied.sort((x, y) => x - y);
-    console.log(`first SSE event (${FIRST_EVENT_SAMPLES} streams each): direct p50 ${percentile(sd, 50).toFixed(2)} ms p99 ${percentile(sd, 99).toFixed(2)} ms; via worker p50 ${percentile(sp, 50).toFixed(2)} ms p99 ${percentile(sp, 99).toFixed(2)} ms`);
+    console.log(
+      `first SSE event (${FIRST_EVENT_SAMPLES} streams each): direct p50 ${percentile(sd, 50).toFixed(2)} ms p99 ${percentile(sd, 99).toFixed(2)} ms; via worker p50 ${percentile(sp, 50).toFixed(2)} ms p99 ${percentile(sp, 99).toFixed(2)} ms`,
+    );
     const firstEvent = percentile(sp, 50) - percentile(sd, 50);
     verdict("first-event overhead p50", `${firstEvent.toFixed(2)} ms`, "<= 5 ms", firstEvent <= 5);
   } finally {

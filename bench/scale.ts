@@ -5,8 +5,9 @@
 //  - proxy p50 for 1 KiB, 100 KiB and 1 MiB bodies, this worker against a bare passthrough;
 //  - cold start (process start to the first response of a fresh isolate), this worker against a static-bytes worker.
 // Each goal is printed with the figure and whether this run met it.
+
+import { buildBundle, DURATION_S, LOAD_TOOL, load, serve, serveBundle, verdict } from "./lib";
 import { BARE_PASSTHROUGH, fixedJsonOrigin, sendBody } from "./proxy-targets";
-import { buildBundle, DURATION_S, load, LOAD_TOOL, serve, serveBundle, verdict } from "./lib";
 
 const CARD_PATH = "/.well-known/agent-card.json";
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -54,16 +55,32 @@ async function cardBySkills(bundle: { path: string }): Promise<void> {
       const etag = (await fetch(url)).headers.get("etag")!;
       const revalidated = await load(url, { "if-none-match": etag });
       steady[count] = { rps: full.requestsPerSecond, revalidated: revalidated.requestsPerSecond, build: median(builds) };
-      console.log(String(count).padStart(7), (body.length / 1024).toFixed(1).padStart(9), ms(median(builds)).padStart(12), full.requestsPerSecond.toFixed(0).padStart(9), revalidated.requestsPerSecond.toFixed(0).padStart(10));
+      console.log(
+        String(count).padStart(7),
+        (body.length / 1024).toFixed(1).padStart(9),
+        ms(median(builds)).padStart(12),
+        full.requestsPerSecond.toFixed(0).padStart(9),
+        revalidated.requestsPerSecond.toFixed(0).padStart(10),
+      );
     } finally {
       await worker.stop();
     }
   }
   verdict("1,000-skill first build (median of 15)", ms(steady[1000]!.build), "<= 50 ms", steady[1000]!.build <= 50);
   const revalidatedRatio = steady[1000]!.revalidated / steady[10]!.revalidated;
-  verdict("steady card req/s, 1,000 vs 10 skills, revalidations (304: the per-request work, without the body)", revalidatedRatio.toFixed(3), ">= 0.9", revalidatedRatio >= 0.9);
+  verdict(
+    "steady card req/s, 1,000 vs 10 skills, revalidations (304: the per-request work, without the body)",
+    revalidatedRatio.toFixed(3),
+    ">= 0.9",
+    revalidatedRatio >= 0.9,
+  );
   const fullRatio = steady[1000]!.rps / steady[10]!.rps;
-  verdict("steady card req/s, 1,000 vs 10 skills, full bodies (bytes on the wire grow ~100x)", fullRatio.toFixed(3), ">= 0.9", fullRatio >= 0.9);
+  verdict(
+    "steady card req/s, 1,000 vs 10 skills, full bodies (bytes on the wire grow ~100x)",
+    fullRatio.toFixed(3),
+    ">= 0.9",
+    fullRatio >= 0.9,
+  );
 }
 
 /** wrk Lua: each request names one of `hosts` hosts in turn. */
@@ -87,7 +104,12 @@ async function cardByHosts(bundle: { path: string }): Promise<void> {
       const url = new URL(CARD_PATH, worker.url).href;
       await load(url, {}, { duration: 1, lua: rotatingHosts(hosts) });
       const r = await load(url, {}, { lua: rotatingHosts(hosts) });
-      console.log(String(hosts).padStart(7), r.requestsPerSecond.toFixed(0).padStart(9), r.p50.toFixed(2).padStart(8), r.p99.toFixed(2).padStart(8));
+      console.log(
+        String(hosts).padStart(7),
+        r.requestsPerSecond.toFixed(0).padStart(9),
+        r.p50.toFixed(2).padStart(8),
+        r.p99.toFixed(2).padStart(8),
+      );
     } finally {
       await worker.stop();
     }
@@ -103,7 +125,11 @@ async function proxyByBodySize(bundle: { path: string }): Promise<void> {
   const headers = { "content-type": "application/json", "a2a-version": "1.0" };
   let added1MiB = Number.NaN;
   try {
-    for (const [label, bytes] of [["1 KiB", 1024], ["100 KiB", 100 * 1024], ["1 MiB", 1024 * 1024]] as const) {
+    for (const [label, bytes] of [
+      ["1 KiB", 1024],
+      ["100 KiB", 100 * 1024],
+      ["1 MiB", 1024 * 1024],
+    ] as const) {
       const request = { method: "POST" as const, body: sendBody("SendMessage", bytes) };
       const reply = (await (await fetch(edge.url, { method: "POST", headers, body: request.body })).json()) as { result?: unknown };
       if (!reply.result) throw new Error(`no result for ${label}`);
@@ -149,13 +175,17 @@ export default { fetch() { return new Response(body, { headers: { "content-type"
       await served.stop();
     }
   }
-  console.log(`this worker: ${ms(median(samples.worker))} (first request ${ms(median(samples.workerFirst))}); static worker: ${ms(median(samples.static))} (first request ${ms(median(samples.staticFirst))})`);
+  console.log(
+    `this worker: ${ms(median(samples.worker))} (first request ${ms(median(samples.workerFirst))}); static worker: ${ms(median(samples.static))} (first request ${ms(median(samples.staticFirst))})`,
+  );
   const ratio = median(samples.worker) / median(samples.static);
   verdict("cold start, this worker / static-bytes worker (medians)", ratio.toFixed(3), "<= 1.5", ratio <= 1.5);
 }
 
 const bundle = buildBundle();
-console.log(`bench:scale — ${DURATION_S}s per load, ${LOAD_TOOL}, 127.0.0.1, workerd via Miniflare (direct socket); bundle gzip ${(bundle.gzipBytes / 1024).toFixed(1)} KiB`);
+console.log(
+  `bench:scale — ${DURATION_S}s per load, ${LOAD_TOOL}, 127.0.0.1, workerd via Miniflare (direct socket); bundle gzip ${(bundle.gzipBytes / 1024).toFixed(1)} KiB`,
+);
 await cardBySkills(bundle);
 await cardByHosts(bundle);
 await proxyByBodySize(bundle);

@@ -5,11 +5,11 @@
 // publishing a static card. Uses the same pure builder as the worker.
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { parseConfig } from "../src/config";
 import { buildCard } from "../src/card/build-card";
-import { joinUrl } from "../src/http/urls";
-import { CARD_VARIANTS, type CardVariant } from "../src/card/variant";
 import { parseCardSourceText } from "../src/card/source";
+import { CARD_VARIANTS, type CardVariant } from "../src/card/variant";
+import { parseConfig } from "../src/config";
+import { joinUrl } from "../src/http/urls";
 import { issuesToText } from "../src/validation";
 
 function fail(message: string): never {
@@ -60,9 +60,10 @@ const source = parseCardSourceText(text);
 if (!source.ok) fail(`${values.source} is not a valid card-source document: ${issuesToText(source.issues)}`);
 
 const { publicBaseUrl, rpcPath, protocolVersions, skillAllowlist } = config.value;
+if (!publicBaseUrl) fail("--base is required (the public base URL the card advertises)");
 const card = buildCard(
   source.value,
-  { rpcUrl: joinUrl(publicBaseUrl!, rpcPath), protocolVersions, skillAllowlist },
+  { rpcUrl: joinUrl(publicBaseUrl, rpcPath), protocolVersions, skillAllowlist },
   values.variant as CardVariant,
 );
 const output = values.pretty ? `${JSON.stringify(card, null, 2)}\n` : JSON.stringify(card);

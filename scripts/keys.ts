@@ -14,11 +14,10 @@ if (!alg) {
   process.exit(2);
 }
 const kid = values.kid ?? `card-${new Date().toISOString().slice(0, 10)}-${crypto.randomUUID().slice(0, 8)}`;
-const pair = (await crypto.subtle.generateKey(
-  alg === "ES256" ? { name: "ECDSA", namedCurve: "P-256" } : { name: "Ed25519" },
-  true,
-  ["sign", "verify"],
-)) as CryptoKeyPair;
+const pair = (await crypto.subtle.generateKey(alg === "ES256" ? { name: "ECDSA", namedCurve: "P-256" } : { name: "Ed25519" }, true, [
+  "sign",
+  "verify",
+])) as CryptoKeyPair;
 const { key_ops: _ops, ext: _ext, ...priv } = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
 const { key_ops: _pops, ext: _pext, ...pub } = (await crypto.subtle.exportKey("jwk", pair.publicKey)) as JsonWebKey;
 const privateJwk = JSON.stringify({ ...priv, kid, alg });

@@ -13,7 +13,7 @@
 // and, should this process be killed outright, by the next run (the original
 // is kept in node_modules/.cache/mutation-check/pending.json until restored).
 // Not part of `npm test`: it takes minutes.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -464,7 +464,14 @@ function projectsOf(files: string[]): string[] {
 
 async function runTests(files: string[]): Promise<RunResult> {
   const report = join(tmpdir(), `mutation-check-${process.pid}-${Date.now()}.json`);
-  const args = ["run", ...projectsOf(files).flatMap((p) => ["--project", p]), ...files, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
+  const args = [
+    "run",
+    ...projectsOf(files).flatMap((p) => ["--project", p]),
+    ...files,
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${report}`,
+  ];
   const started = Date.now();
   let output = "";
   const code = await new Promise<number>((resolve) => {
@@ -475,15 +482,20 @@ async function runTests(files: string[]): Promise<RunResult> {
   });
   child = null;
   const seconds = (Date.now() - started) / 1000;
-  if (!existsSync(report)) return { failed: 0, passed: 0, errors: [`vitest exited ${code} without a report`], failures: [], seconds, output };
+  if (!existsSync(report))
+    return { failed: 0, passed: 0, errors: [`vitest exited ${code} without a report`], failures: [], seconds, output };
   const json = JSON.parse(readFileSync(report, "utf8")) as {
     numFailedTests: number;
     numPassedTests: number;
     testResults: { name: string; status: string; message?: string; assertionResults: { status: string; fullName: string }[] }[];
   };
   rmSync(report, { force: true });
-  const errors = json.testResults.filter((r) => r.status === "failed" && r.assertionResults.length === 0).map((r) => `${relative(ROOT, r.name)}: ${r.message ?? "failed to run"}`);
-  const failures = json.testResults.flatMap((r) => r.assertionResults.filter((a) => a.status === "failed").map((a) => `${relative(ROOT, r.name)} > ${a.fullName}`));
+  const errors = json.testResults
+    .filter((r) => r.status === "failed" && r.assertionResults.length === 0)
+    .map((r) => `${relative(ROOT, r.name)}: ${r.message ?? "failed to run"}`);
+  const failures = json.testResults.flatMap((r) =>
+    r.assertionResults.filter((a) => a.status === "failed").map((a) => `${relative(ROOT, r.name)} > ${a.fullName}`),
+  );
   return { failed: json.numFailedTests, passed: json.numPassedTests, errors, failures, seconds, output };
 }
 
@@ -493,7 +505,9 @@ const { values, positionals } = parseArgs({
   options: { list: { type: "boolean", default: false }, "no-baseline": { type: "boolean", default: false } },
   allowPositionals: true,
 });
-const selected = MUTATIONS.filter((m) => positionals.length === 0 || positionals.some((p) => m.name.toLowerCase().includes(p.toLowerCase())));
+const selected = MUTATIONS.filter(
+  (m) => positionals.length === 0 || positionals.some((p) => m.name.toLowerCase().includes(p.toLowerCase())),
+);
 if (selected.length === 0) {
   process.stderr.write(`mutation-check: no mutation matches ${positionals.join(", ")}\n`);
   process.exit(2);
@@ -509,7 +523,8 @@ for (const m of selected) {
     continue;
   }
   const count = readFileSync(path, "utf8").split(m.from).length - 1;
-  if (count !== 1) problems.push(`${m.name}: target ${JSON.stringify(m.from)} found ${count} times in ${m.file} (expected exactly once); update the list`);
+  if (count !== 1)
+    problems.push(`${m.name}: target ${JSON.stringify(m.from)} found ${count} times in ${m.file} (expected exactly once); update the list`);
 }
 if (problems.length > 0) {
   process.stderr.write(`mutation-check: the list does not match the code:\n  ${problems.join("\n  ")}\n`);
@@ -527,7 +542,9 @@ if (!values["no-baseline"]) {
   const base = await runTests(files);
   process.stdout.write(`${base.passed} passed, ${base.failed} failed (${base.seconds.toFixed(1)} s)\n`);
   if (base.failed > 0 || base.errors.length > 0 || base.passed === 0) {
-    process.stderr.write(`mutation-check: the targeted tests must pass on the unmutated code first\n${base.errors.join("\n")}\n${base.output.slice(-4000)}\n`);
+    process.stderr.write(
+      `mutation-check: the targeted tests must pass on the unmutated code first\n${base.errors.join("\n")}\n${base.output.slice(-4000)}\n`,
+    );
     process.exit(1);
   }
 }
@@ -546,7 +563,11 @@ for (const m of selected) {
   process.stdout.write(`${m.name} (${m.file}) ... `);
   let result: RunResult;
   try {
-    mutate(m.file, original, original.replace(m.from, () => m.to));
+    mutate(
+      m.file,
+      original,
+      original.replace(m.from, () => m.to),
+    );
     result = await runTests(m.tests);
   } finally {
     restore();
@@ -559,7 +580,13 @@ for (const m of selected) {
   if (killed === "ERROR") process.stdout.write(`  ${result.errors.join("\n  ")}\n`);
   for (const failure of result.failures.slice(0, 5)) process.stdout.write(`  failed: ${failure}\n`);
   if (result.failures.length > 5) process.stdout.write(`  ... and ${result.failures.length - 5} more\n`);
-  rows.push({ mutation: m.name, tests: m.tests.map((t) => t.replace(/^test\//, "").replace(/\.test\.ts$/, "")).join(", "), killed, failed: result.failed, seconds: result.seconds });
+  rows.push({
+    mutation: m.name,
+    tests: m.tests.map((t) => t.replace(/^test\//, "").replace(/\.test\.ts$/, "")).join(", "),
+    killed,
+    failed: result.failed,
+    seconds: result.seconds,
+  });
 }
 
 const header: Row = { mutation: "mutation", tests: "test files", killed: "killed", failed: 0, seconds: 0 };

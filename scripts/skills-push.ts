@@ -8,7 +8,6 @@ import { parseArgs } from "node:util";
 import { parseCardSourceText } from "../src/card/source";
 import { isDocumentKey } from "../src/card/store";
 
-
 function fail(message: string): never {
   process.stderr.write(`skills:push: ${message}\n`);
   process.exit(2);
@@ -35,7 +34,9 @@ try {
 }
 const parsed = parseCardSourceText(text);
 if (!parsed.ok) {
-  fail(`${values.file} is not a valid card-source document; nothing was uploaded:\n${parsed.issues.map((i) => `  - ${i.path || "(document)"}: ${i.message}`).join("\n")}`);
+  fail(
+    `${values.file} is not a valid card-source document; nothing was uploaded:\n${parsed.issues.map((i) => `  - ${i.path || "(document)"}: ${i.message}`).join("\n")}`,
+  );
 }
 
 const args = ["kv", "key", "put", key, "--path", values.file, "--binding", "SKILLS", values.local ? "--local" : "--remote"];

@@ -7,8 +7,8 @@ import { isFailure } from "./errors/failures";
 import { httpFailureResponse, renderError } from "./errors/responses";
 import { admitRequest } from "./http/edge-request";
 import { requestTarget } from "./http/request-target";
-import { createRoutes, type AppEnv } from "./routes";
-import { runtimeFor, type Runtime, type RuntimeDeps } from "./runtime";
+import { type AppEnv, createRoutes } from "./routes";
+import { type Runtime, type RuntimeDeps, runtimeFor } from "./runtime";
 
 /**
  * The card GET (the traffic that matters: every peer, registry and browser
@@ -54,6 +54,8 @@ export function createWorker(deps: RuntimeDeps = {}): ExportedHandler<Env> {
 }
 
 /** The route table alone, without the fast path (tests check that both answer alike). */
-export function createApp(deps: RuntimeDeps = {}): { fetch: (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response> } {
+export function createApp(deps: RuntimeDeps = {}): {
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) => Response | Promise<Response>;
+} {
   return { fetch: (request, env, ctx) => createRoutes(runtimeFor(env, deps)).fetch(request, env, ctx) };
 }

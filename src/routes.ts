@@ -1,7 +1,7 @@
 // Every route of the worker, in one table, built once per configuration (the
 // RPC and admin paths are configured). Read top to bottom: the card, the page,
 // the JWKS, the JSON-RPC endpoint, the admin API, then the fallbacks.
-import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
 import { createAdminApp } from "./admin/admin-api";
@@ -54,7 +54,12 @@ export function createRoutes(runtime: Runtime): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   // The card (A2A discovery), and its page for browsers. Hono answers HEAD from GET, without the body.
-  const cardCors = cors({ origin: CARD_CORS_ORIGIN, allowMethods: CARD_METHODS, allowHeaders: ["A2A-Version", "If-None-Match"], maxAge: ONE_DAY });
+  const cardCors = cors({
+    origin: CARD_CORS_ORIGIN,
+    allowMethods: CARD_METHODS,
+    allowHeaders: ["A2A-Version", "If-None-Match"],
+    maxAge: ONE_DAY,
+  });
   for (const path of CARD_PATHS) app.use(path, cardCors, pageSecurityFor);
   app.get("/", pageSecurity, (c) => pageResponse(edgeOf(c, runtime)));
   app.get(CARD_PATH, (c) => cardResponse(edgeOf(c, runtime)));
@@ -66,7 +71,11 @@ export function createRoutes(runtime: Runtime): Hono<AppEnv> {
     edgeOf(c, runtime);
     if (!runtime.signer) throw new EdgeError("NOT_FOUND");
     const jwks = await runtime.signer.jwks();
-    const headers = { "content-type": "application/jwk-set+json", "cache-control": `public, max-age=${runtime.config.cardMaxAge}`, "access-control-allow-origin": "*" };
+    const headers = {
+      "content-type": "application/jwk-set+json",
+      "cache-control": `public, max-age=${runtime.config.cardMaxAge}`,
+      "access-control-allow-origin": "*",
+    };
     return new Response(JSON.stringify(jwks), { headers });
   });
 

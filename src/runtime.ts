@@ -3,12 +3,12 @@
 // isolate, answered on every route.
 import bundledDocument from "../skills.json";
 import { CardService } from "./card/card-service";
-import { parseCardSource, type CardSource } from "./card/source";
-import { parseConfig, type Config } from "./config";
+import { type CardSource, parseCardSource } from "./card/source";
+import { type Config, parseConfig } from "./config";
 import { EdgeError } from "./errors/failures";
 import { log } from "./log";
 import { secretFragments } from "./proxy/forwarding-headers";
-import { OriginRouter, type FetchLike } from "./proxy/origin-router";
+import { type FetchLike, OriginRouter } from "./proxy/origin-router";
 import { CardSigner } from "./sign/card-signer";
 import { issuesToText } from "./validation";
 

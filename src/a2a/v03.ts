@@ -21,7 +21,7 @@ export const JSONRPC_TRANSPORT = "JSONRPC" satisfies TransportProtocol;
 // ---- Agent Card ----
 
 export type AgentInterface = { url: string; transport: string };
-export type AgentProvider = { organization: string; url: string };
+type AgentProvider = { organization: string; url: string };
 export type AgentExtension = { uri: string; description?: string; required?: boolean; params?: JsonObject };
 
 export type AgentCapabilities = {
@@ -43,7 +43,7 @@ export type AgentSkill = {
   security?: readonly SecurityRequirement[];
 };
 
-export type AgentCardSignature = { protected: string; signature: string; header?: JsonObject };
+type AgentCardSignature = { protected: string; signature: string; header?: JsonObject };
 
 export type AgentCard = {
   protocolVersion: string;
@@ -75,10 +75,10 @@ export type AgentCard = {
 export type SecurityRequirement = Readonly<Record<string, readonly string[]>>;
 
 type Scopes = Readonly<Record<string, string>>;
-export type AuthorizationCodeOAuthFlow = { authorizationUrl: string; tokenUrl: string; refreshUrl?: string; scopes: Scopes };
-export type ClientCredentialsOAuthFlow = { tokenUrl: string; refreshUrl?: string; scopes: Scopes };
-export type ImplicitOAuthFlow = { authorizationUrl: string; refreshUrl?: string; scopes: Scopes };
-export type PasswordOAuthFlow = { tokenUrl: string; refreshUrl?: string; scopes: Scopes };
+type AuthorizationCodeOAuthFlow = { authorizationUrl: string; tokenUrl: string; refreshUrl?: string; scopes: Scopes };
+type ClientCredentialsOAuthFlow = { tokenUrl: string; refreshUrl?: string; scopes: Scopes };
+type ImplicitOAuthFlow = { authorizationUrl: string; refreshUrl?: string; scopes: Scopes };
+type PasswordOAuthFlow = { tokenUrl: string; refreshUrl?: string; scopes: Scopes };
 export type OAuthFlows = {
   authorizationCode?: AuthorizationCodeOAuthFlow;
   clientCredentials?: ClientCredentialsOAuthFlow;
@@ -92,10 +92,10 @@ export type OAuthFlows = {
 };
 
 export type ApiKeySecurityScheme = { type: "apiKey"; in: "header" | "query" | "cookie"; name: string; description?: string };
-export type HttpAuthSecurityScheme = { type: "http"; scheme: string; bearerFormat?: string; description?: string };
+type HttpAuthSecurityScheme = { type: "http"; scheme: string; bearerFormat?: string; description?: string };
 export type OAuth2SecurityScheme = { type: "oauth2"; flows: OAuthFlows; oauth2MetadataUrl?: string; description?: string };
-export type OpenIdConnectSecurityScheme = { type: "openIdConnect"; openIdConnectUrl: string; description?: string };
-export type MutualTlsSecurityScheme = { type: "mutualTLS"; description?: string };
+type OpenIdConnectSecurityScheme = { type: "openIdConnect"; openIdConnectUrl: string; description?: string };
+type MutualTlsSecurityScheme = { type: "mutualTLS"; description?: string };
 export type SecurityScheme =
   | ApiKeySecurityScheme
   | HttpAuthSecurityScheme

@@ -4,11 +4,11 @@
 // write of a document goes through its key's DocumentLog (a Durable Object):
 // versions with ETags, If-Match / If-None-Match, one write at a time, each
 // published to KV whole or not at all.
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
-import { CARD_VARIANTS, type CardVariant } from "../card/variant";
-import { parseCardSourceText, type CardSource } from "../card/source";
+import { type CardSource, parseCardSourceText } from "../card/source";
 import { DEFAULT_KEY, isDocumentKey } from "../card/store";
+import { CARD_VARIANTS, type CardVariant } from "../card/variant";
 import { EdgeError, type FailureReason } from "../errors/failures";
 import { httpFailureResponse, renderError } from "../errors/responses";
 import { readRequestBody } from "../http/body";
@@ -17,7 +17,17 @@ import { publicBaseUrl } from "../http/public-base";
 import { normalizeHost, requestTarget } from "../http/request-target";
 import { log } from "../log";
 import type { Runtime } from "../runtime";
-import { LEGACY_PREVIOUS_PREFIX, MAX_DOCUMENT_BYTES, type DocumentAction, type DocumentLog, type LogRefusal, type Preconditions, type Version, type VersionSummary, type WriteRequest } from "./document-log";
+import {
+  type DocumentAction,
+  type DocumentLog,
+  LEGACY_PREVIOUS_PREFIX,
+  type LogRefusal,
+  MAX_DOCUMENT_BYTES,
+  type Preconditions,
+  type Version,
+  type VersionSummary,
+  type WriteRequest,
+} from "./document-log";
 import { parseEntityTags } from "./preconditions";
 import { notifyRegistries } from "./webhooks";
 
@@ -25,7 +35,12 @@ type AdminEnv = { Bindings: Env };
 
 const INVALID_DOCUMENT = "The document is not a valid card-source document; nothing was written";
 
-const REFUSALS: Record<LogRefusal["status"], FailureReason> = { 404: "NOT_FOUND", 409: "CONFLICT", 412: "PRECONDITION_FAILED", 503: "UNAVAILABLE" };
+const REFUSALS: Record<LogRefusal["status"], FailureReason> = {
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  412: "PRECONDITION_FAILED",
+  503: "UNAVAILABLE",
+};
 
 /** The key as documents are stored: `default`, or a hostname in its one form (lower case, no trailing dot). */
 function documentKey(raw: string, runtime: Runtime): string {

@@ -8,7 +8,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { strongEtag } from "../http/etag";
 import { log } from "../log";
-import { preconditionFailure, type EntityTags } from "./preconditions";
+import { type EntityTags, preconditionFailure } from "./preconditions";
 
 /** The largest document the admin API accepts or keeps, in UTF-8 bytes. */
 export const MAX_DOCUMENT_BYTES = 1024 * 1024;
@@ -99,7 +99,9 @@ export class DocumentLog extends DurableObject<Env> {
   history(key: string): Promise<{ ok: true; versions: VersionSummary[] } | LogRefusal> {
     return this.#exclusive(async () => {
       if (!(await this.#reconcile(key))) throw new Refusal(404, `No version is stored for ${key}`);
-      const rows = this.ctx.storage.sql.exec<Row>("SELECT version, etag, text, origin, created_at FROM versions ORDER BY version DESC").toArray();
+      const rows = this.ctx.storage.sql
+        .exec<Row>("SELECT version, etag, text, origin, created_at FROM versions ORDER BY version DESC")
+        .toArray();
       const versions = rows.map((row) => ({
         version: row.version,
         etag: row.etag,
@@ -129,7 +131,11 @@ export class DocumentLog extends DurableObject<Env> {
         if (!previous) throw new Refusal(404, `No previous version is stored for ${key}`);
         text = previous.text;
       }
-      const failed = preconditionFailure({ etag: current?.etag ?? null, exists }, request.preconditions.ifMatch, request.preconditions.ifNoneMatch);
+      const failed = preconditionFailure(
+        { etag: current?.etag ?? null, exists },
+        request.preconditions.ifMatch,
+        request.preconditions.ifNoneMatch,
+      );
       if (failed) throw new Refusal(412, failed);
       const version = (current?.version ?? 0) + 1;
       const etag = await versionEtag(version, text);
@@ -205,7 +211,10 @@ export class DocumentLog extends DurableObject<Env> {
 
   async #adopt(key: string, text: string | null): Promise<void> {
     if (text !== null && encoder.encode(text).byteLength > MAX_DOCUMENT_BYTES) {
-      throw new Refusal(409, `KV holds a document for ${key} larger than 1 MiB, written outside the admin API; replace or delete it with wrangler`);
+      throw new Refusal(
+        409,
+        `KV holds a document for ${key} larger than 1 MiB, written outside the admin API; replace or delete it with wrangler`,
+      );
     }
     const version = (this.#current()?.version ?? 0) + 1;
     this.#append({ version, etag: await versionEtag(version, text), text }, "adopted");
@@ -213,7 +222,9 @@ export class DocumentLog extends DurableObject<Env> {
   }
 
   #isOlderOwnWrite(etag: string, text: string, current: Version): boolean {
-    const kept = this.ctx.storage.sql.exec<Row>("SELECT version, text FROM versions WHERE etag = ? AND version < ?", etag, current.version).toArray()[0];
+    const kept = this.ctx.storage.sql
+      .exec<Row>("SELECT version, text FROM versions WHERE etag = ? AND version < ?", etag, current.version)
+      .toArray()[0];
     return kept !== undefined && kept.text === text;
   }
 
@@ -229,7 +240,14 @@ export class DocumentLog extends DurableObject<Env> {
   #append(version: Version, origin: VersionOrigin): void {
     this.ctx.storage.transactionSync(() => {
       const sql = this.ctx.storage.sql;
-      sql.exec("INSERT INTO versions (version, etag, text, origin, created_at) VALUES (?, ?, ?, ?, ?)", version.version, version.etag, version.text, origin, Date.now());
+      sql.exec(
+        "INSERT INTO versions (version, etag, text, origin, created_at) VALUES (?, ?, ?, ?, ?)",
+        version.version,
+        version.etag,
+        version.text,
+        origin,
+        Date.now(),
+      );
       sql.exec("DELETE FROM versions WHERE version <= ?", version.version - KEPT_VERSIONS);
     });
   }

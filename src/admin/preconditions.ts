@@ -39,7 +39,11 @@ export function parseEntityTags(field: string | undefined): EntityTags | null | 
  * list fails when it names the current version's ETag (weak comparison).
  * If-Match is evaluated first (§13.2.2).
  */
-export function preconditionFailure(current: CurrentState, ifMatch: EntityTags | undefined, ifNoneMatch: EntityTags | undefined): string | null {
+export function preconditionFailure(
+  current: CurrentState,
+  ifMatch: EntityTags | undefined,
+  ifNoneMatch: EntityTags | undefined,
+): string | null {
   if (ifMatch !== undefined) {
     if (ifMatch === "*") {
       if (!current.exists) return "If-Match: * requires an existing document, and there is none";

@@ -5,7 +5,7 @@ import { ifNoneMatchHits } from "../http/etag";
 import { searchParam } from "../http/request-target";
 import { renderCardPage } from "../view/page-response";
 import type { BuiltCard } from "./card-service";
-import { CARD_PATH, negotiateVariant, type CardVariant } from "./variant";
+import { CARD_PATH, type CardVariant, negotiateVariant } from "./variant";
 
 type Later<T> = T | Promise<T>;
 

@@ -8,13 +8,13 @@ import { strongEtag } from "../http/etag";
 import { joinUrl } from "../http/urls";
 import type { OriginRouter } from "../proxy/origin-router";
 import type { CardSigner } from "../sign/card-signer";
-import { publicizeCard } from "./from-origin";
-import { cardHeaders } from "./card-headers";
-import { OriginCardStore } from "./origin-store";
 import { buildCard, type CardOfVariant } from "./build-card";
-import type { CardVariant } from "./variant";
+import { cardHeaders } from "./card-headers";
+import { publicizeCard } from "./from-origin";
+import { OriginCardStore } from "./origin-store";
 import type { CardSource } from "./source";
 import { CardSourceStore } from "./store";
+import type { CardVariant } from "./variant";
 
 export interface BuiltCard<V extends CardVariant = CardVariant> {
   /** The card object (for the human view); never mutated. */

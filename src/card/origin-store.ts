@@ -4,11 +4,11 @@
 // origin cannot answer, the last good card is served; with none yet, the caller
 // falls back to the card-source documents. The origin's URLs never reach a
 // client: the worker rebuilds every variant with public URLs.
-import { readBody, type KeepAlive } from "../http/body";
+import { type KeepAlive, readBody } from "../http/body";
 import { log } from "../log";
 import type { OriginRouter } from "../proxy/origin-router";
 import { issuesToText } from "../validation";
-import { sourceFromCard, type OriginCardSource } from "./from-origin";
+import { type OriginCardSource, sourceFromCard } from "./from-origin";
 import type { CardSource } from "./source";
 
 const MAX_CARD_BYTES = 1024 * 1024;
@@ -72,7 +72,9 @@ export class OriginCardStore {
         void response.body?.cancel();
         return this.#keep(this.#held);
       }
-      const read = response.ok ? await readBody(response.body, { maxBytes: MAX_CARD_BYTES, timeoutMs: this.timeoutMs, excess: "cancel" }) : null;
+      const read = response.ok
+        ? await readBody(response.body, { maxBytes: MAX_CARD_BYTES, timeoutMs: this.timeoutMs, excess: "cancel" })
+        : null;
       const bytes = read?.ok ? read.bytes : null;
       if (bytes === null) {
         if (!response.ok) void response.body?.cancel();

@@ -7,15 +7,13 @@ import { exceedsDepth, MAX_JSON_DEPTH, reservedKeyPath } from "../json";
 import { describe, formatIssues, type Issue } from "../validation";
 
 const text = (description: string) => describe(z.string().check(z.minLength(1)), description);
-const httpUrl = (description: string) =>
-  describe(z.url({ protocol: /^https?$/ }), description);
+const httpUrl = (description: string) => describe(z.url({ protocol: /^https?$/ }), description);
 // Media types (RFC 6838 type/subtype), e.g. text/plain, application/json.
 const mediaType = z.string().check(z.regex(/^[\w.+-]+\/[\w.+*-]+(\s*;.*)?$/, "expected a media type such as text/plain"));
 // A2A 1.0 §5.7: arrays marked required must not be empty.
-const mediaTypes = (description: string) =>
-  describe(z.array(mediaType).check(z.minLength(1)), description);
+const mediaTypes = (description: string) => describe(z.array(mediaType).check(z.minLength(1)), description);
 // Skill ids are concatenated into tool names by peers: keep them to one token.
-export const SKILL_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+const SKILL_ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 const scopes = z.array(z.string());
 
 const schemeName = z.string().check(z.minLength(1));
@@ -81,17 +79,19 @@ const securityScheme = z.discriminatedUnion("type", [
     type: z.literal("oauth2"),
     // A2A 1.0 `OAuthFlows` is a proto oneof: exactly one flow per scheme.
     flows: describe(
-      z.strictObject({
-        authorizationCode: z.optional(oauthFlow.authorizationCode),
-        clientCredentials: z.optional(oauthFlow.clientCredentials),
-        deviceCode: z.optional(oauthFlow.deviceCode),
-        implicit: z.optional(oauthFlow.implicit),
-        password: z.optional(oauthFlow.password),
-      }).check(
-        z.refine((flows) => Object.values(flows).filter(Boolean).length === 1, {
-          message: "declare exactly one OAuth flow per scheme (A2A 1.0 OAuthFlows is a oneof); add another scheme for another flow",
-        }),
-      ),
+      z
+        .strictObject({
+          authorizationCode: z.optional(oauthFlow.authorizationCode),
+          clientCredentials: z.optional(oauthFlow.clientCredentials),
+          deviceCode: z.optional(oauthFlow.deviceCode),
+          implicit: z.optional(oauthFlow.implicit),
+          password: z.optional(oauthFlow.password),
+        })
+        .check(
+          z.refine((flows) => Object.values(flows).filter(Boolean).length === 1, {
+            message: "declare exactly one OAuth flow per scheme (A2A 1.0 OAuthFlows is a oneof); add another scheme for another flow",
+          }),
+        ),
       "Exactly one OAuth 2.0 flow.",
     ),
     oauth2MetadataUrl: z.optional(httpUrl("RFC 8414 authorization server metadata URL.")),
@@ -104,7 +104,6 @@ const securityScheme = z.discriminatedUnion("type", [
   }),
   z.strictObject({ type: z.literal("mutualTLS"), description }),
 ]);
-export type SecurityScheme = z.output<typeof securityScheme>;
 
 const extension = z.strictObject({
   uri: describe(z.url(), "Extension URI."),
@@ -113,7 +112,9 @@ const extension = z.strictObject({
   // Cards never carry null (optional fields are absent instead), params included.
   params: z.optional(
     describe(
-      z.record(z.string(), z.unknown()).check(z.refine((params) => !containsNull(params), { message: "params must not contain null (leave the key out)" })),
+      z
+        .record(z.string(), z.unknown())
+        .check(z.refine((params) => !containsNull(params), { message: "params must not contain null (leave the key out)" })),
       "Extension configuration (JSON, without null).",
     ),
   ),
@@ -128,10 +129,7 @@ const skill = z.strictObject({
   ),
   name: text("Display name, advertised verbatim."),
   description: z.optional(text("What the skill does; defaults to the name.")),
-  tags: z._default(
-    describe(z.array(z.string().check(z.minLength(1))).check(z.minLength(1)), "Keywords; at least one."),
-    ["general"],
-  ),
+  tags: z._default(describe(z.array(z.string().check(z.minLength(1))).check(z.minLength(1)), "Keywords; at least one."), ["general"]),
   examples: z.optional(describe(z.array(z.string()), "Example prompts.")),
   inputModes: z.optional(mediaTypes("Overrides defaultInputModes for this skill.")),
   outputModes: z.optional(mediaTypes("Overrides defaultOutputModes for this skill.")),
@@ -184,7 +182,12 @@ export const CardSourceSchema = z
         requirements?.forEach((requirement, i) => {
           for (const scheme of Object.keys(requirement)) {
             if (!declared.has(scheme)) {
-              ctx.issues.push({ code: "custom", input: requirement, path: [...path, i, scheme], message: `unknown security scheme "${scheme}": declare it in securitySchemes` });
+              ctx.issues.push({
+                code: "custom",
+                input: requirement,
+                path: [...path, i, scheme],
+                message: `unknown security scheme "${scheme}": declare it in securitySchemes`,
+              });
             }
           }
         });
@@ -193,17 +196,18 @@ export const CardSourceSchema = z
       const ids = new Set<string>();
       doc.skills.forEach((s, i) => {
         checkRequirements(s.security, ["skills", i, "security"]);
-        if (names.has(s.name)) ctx.issues.push({ code: "custom", input: s.name, path: ["skills", i, "name"], message: `duplicate skill name "${s.name}"` });
+        if (names.has(s.name))
+          ctx.issues.push({ code: "custom", input: s.name, path: ["skills", i, "name"], message: `duplicate skill name "${s.name}"` });
         names.add(s.name);
         if (s.id !== undefined) {
-          if (ids.has(s.id)) ctx.issues.push({ code: "custom", input: s.id, path: ["skills", i, "id"], message: `duplicate skill id "${s.id}"` });
+          if (ids.has(s.id))
+            ctx.issues.push({ code: "custom", input: s.id, path: ["skills", i, "id"], message: `duplicate skill id "${s.id}"` });
           ids.add(s.id);
         }
       });
     }),
   );
 
-export type CardSourceInput = z.input<typeof CardSourceSchema>;
 export type CardSource = z.output<typeof CardSourceSchema>;
 export type SkillSource = CardSource["skills"][number];
 
@@ -221,7 +225,8 @@ export function parseCardSource(value: unknown): ParseResult<CardSource> {
   if (exceedsDepth(value)) return { ok: false, issues: [{ path: "", message: `nested deeper than ${MAX_JSON_DEPTH} levels` }] };
   // zod drops a `__proto__` key silently: a scheme of that name would vanish and leave `security: [{}]` ("no auth").
   const reserved = reservedKeyPath(value);
-  if (reserved !== undefined) return { ok: false, issues: [{ path: reserved, message: "__proto__, constructor and prototype are not allowed as names" }] };
+  if (reserved !== undefined)
+    return { ok: false, issues: [{ path: reserved, message: "__proto__, constructor and prototype are not allowed as names" }] };
   const result = CardSourceSchema.safeParse(value);
   return result.success ? { ok: true, value: result.data } : { ok: false, issues: formatIssues(result.error.issues) };
 }

@@ -7,7 +7,7 @@
 import type { KeepAlive } from "../http/body";
 import { log } from "../log";
 import { issuesToText } from "../validation";
-import { parseCardSourceText, type CardSource } from "./source";
+import { type CardSource, parseCardSourceText } from "./source";
 
 export const DEFAULT_KEY = "default";
 

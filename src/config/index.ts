@@ -12,7 +12,6 @@ import type { ParseResult } from "../card/source";
 import type { Issue } from "../validation";
 import { CONFIG_SCHEMA, VARIABLES } from "./variables";
 
-
 /** The parsed configuration: one field per variable, typed by its parser and default. */
 export type Config = z.output<typeof CONFIG_SCHEMA>;
 export type CardCompat = Config["cardCompat"];

@@ -76,7 +76,10 @@ function parseOriginRegions(value: unknown): OriginRegions {
   return regions;
 }
 
-export const originRegions = json('a JSON object such as {"EU":["https://eu.internal/"],"FRA":"https://fra.internal/"}', parseOriginRegions);
+export const originRegions = json(
+  'a JSON object such as {"EU":["https://eu.internal/"],"FRA":"https://fra.internal/"}',
+  parseOriginRegions,
+);
 
 // Hand-written (src/sign/keys.ts): a JWK's members depend on its kty and crv,
 // and its errors must never carry key material.

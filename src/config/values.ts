@@ -47,7 +47,10 @@ export const baseUrl = z.pipe(
 /** An origin agent's endpoint: a query is kept, credentials belong in ORIGIN_HEADERS. */
 export const originUrl = z.pipe(
   httpUrl("http://10.0.0.5:8080/").check(
-    z.refine((url) => !url.hash && !url.username && !url.password, "expected a URL without credentials or fragment (put credentials in ORIGIN_HEADERS)"),
+    z.refine(
+      (url) => !url.hash && !url.username && !url.password,
+      "expected a URL without credentials or fragment (put credentials in ORIGIN_HEADERS)",
+    ),
   ),
   z.transform((url) => url.href),
 );
@@ -96,11 +99,17 @@ export const stringList = listOf(z.string());
 
 /** A list that means "only these" when it has items, and "no restriction" (undefined) when empty. */
 export function restrictionOf(list: z.ZodMiniType<string[], string>) {
-  return z.pipe(list, z.transform((items): ReadonlySet<string> | undefined => (items.length > 0 ? new Set(items) : undefined)));
+  return z.pipe(
+    list,
+    z.transform((items): ReadonlySet<string> | undefined => (items.length > 0 ? new Set(items) : undefined)),
+  );
 }
 
 /** Hostnames as the request's host is normalized: lower case, no trailing dot. */
-export const hostList = z.pipe(stringList, z.transform((hosts) => hosts.map(normalizeHost)));
+export const hostList = z.pipe(
+  stringList,
+  z.transform((hosts) => hosts.map(normalizeHost)),
+);
 
 /** Origins (scheme, host, port) of the URLs listed. */
 export const originsOfUrls = z.pipe(
@@ -111,9 +120,7 @@ export const originsOfUrls = z.pipe(
 const VERSIONS_EXPECTED = 'expected Major.Minor versions, preferred first, e.g. "1.0,0.3"';
 
 /** A2A 1.0 §3.6: versions are Major.Minor, a patch part must not be used; preferred first. */
-export const protocolVersions = listOf(z.string().check(z.regex(/^\d+\.\d+$/, VERSIONS_EXPECTED))).check(
-  z.minLength(1, VERSIONS_EXPECTED),
-);
+export const protocolVersions = listOf(z.string().check(z.regex(/^\d+\.\d+$/, VERSIONS_EXPECTED))).check(z.minLength(1, VERSIONS_EXPECTED));
 
 const ORIGIN_EXPECTED = "is not an origin such as https://app.example.com";
 

@@ -3,10 +3,22 @@
 // of names and the defaults the README table is checked against
 // (test/node/readme.test.ts) all come from this table.
 import * as z from "zod/mini";
-import { toFields, envObject, variable, type ValuesOf } from "./declare";
+import { envObject, toFields, type ValuesOf, variable } from "./declare";
 import { extraPublicKeys, headerMap, originRegions, signingKey } from "./json-values";
 import {
-  baseUrl, corsOrigins, flag, hostList, listOf, oneOf, originsOfUrls, originUrl, protocolVersions, restrictionOf, stringList, token, urlPath,
+  baseUrl,
+  corsOrigins,
+  flag,
+  hostList,
+  listOf,
+  oneOf,
+  originsOfUrls,
+  originUrl,
+  protocolVersions,
+  restrictionOf,
+  stringList,
+  token,
+  urlPath,
   wholeNumber,
 } from "./values";
 

@@ -3,7 +3,7 @@
 // (google.rpc.Status with ErrorInfo details, A2A 1.0 §11.6) for every other route.
 import { HTTPException } from "hono/http-exception";
 import { log } from "../log";
-import { EdgeError, FAILURES, STATUS_NAMES, type Failure, type FieldViolation } from "./failures";
+import { EdgeError, FAILURES, type Failure, type FieldViolation, STATUS_NAMES } from "./failures";
 
 export type RpcId = string | number | null;
 
@@ -17,7 +17,11 @@ const ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo";
 
 function errorInfo(failure: Failure): Record<string, unknown> {
   const spec = FAILURES[failure.reason];
-  const info: Record<string, unknown> = { "@type": ERROR_INFO, reason: failure.reason, domain: "a2a" in spec ? "a2a-protocol.org" : "agent-card-edge" };
+  const info: Record<string, unknown> = {
+    "@type": ERROR_INFO,
+    reason: failure.reason,
+    domain: "a2a" in spec ? "a2a-protocol.org" : "agent-card-edge",
+  };
   if (failure.metadata) info.metadata = failure.metadata;
   return info;
 }

@@ -3,9 +3,7 @@
 // Content-Length claims (a declared length beside `Transfer-Encoding: chunked`
 // is not what the runtime reads).
 
-export type BodyRead =
-  | { ok: true; bytes: Uint8Array }
-  | { ok: false; reason: "too_large" | "timeout" | "broken" };
+export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: "too_large" | "timeout" | "broken" };
 
 export interface BodyLimits {
   /** Largest body accepted, in bytes actually read. */

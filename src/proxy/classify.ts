@@ -1,7 +1,7 @@
 // Stage 6 of the JSON-RPC path: what the origin answered. Only JSON and SSE
 // replies go on; a redirect, a 5xx or another media type becomes a failure
 // of the edge's own (the origin's body, which may name its address, is dropped).
-import { failure, type Failure } from "../errors/failures";
+import { type Failure, failure } from "../errors/failures";
 import { log } from "../log";
 import type { OriginReply } from "./send";
 
@@ -29,7 +29,8 @@ export function classifyReply(reply: OriginReply, method: string): ClassifiedRep
   const status = response.status;
   if (status >= 500) return refuse("origin_status", failure("ORIGIN_ERROR", `origin agent failed (HTTP ${status})`));
   // A redirect would send the client to a private address (its Location is never passed on).
-  if (status >= 300 && status < 400) return refuse("redirect", failure("ORIGIN_INVALID_RESPONSE", `origin agent redirected (HTTP ${status})`));
+  if (status >= 300 && status < 400)
+    return refuse("redirect", failure("ORIGIN_INVALID_RESPONSE", `origin agent redirected (HTTP ${status})`));
   const type = mediaType(response.headers.get("content-type"));
   if (type === "text/event-stream") return { ...reply, kind: "stream" };
   if (isJson(type)) return { ...reply, kind: "json" };

@@ -3,7 +3,7 @@
 // read (bounded in size, time and depth), every origin URL becomes the public
 // one, and the card is signed again at the edge like the public card.
 import { publicizeCard } from "../card/from-origin";
-import { failure, type Failure } from "../errors/failures";
+import { type Failure, failure } from "../errors/failures";
 import { readBody } from "../http/body";
 import type { EdgeRequest } from "../http/edge-request";
 import { joinUrl } from "../http/urls";
@@ -29,7 +29,12 @@ async function readReply(edge: EdgeRequest, reply: ClassifiedReply): Promise<Rep
 }
 
 /** The reply with its card made public and re-signed; a reply without a card object (an error) passes as is. */
-export async function publicExtendedCard(edge: EdgeRequest, reply: ClassifiedReply, privateOrigins: readonly string[], method: string): Promise<string | Failure> {
+export async function publicExtendedCard(
+  edge: EdgeRequest,
+  reply: ClassifiedReply,
+  privateOrigins: readonly string[],
+  method: string,
+): Promise<string | Failure> {
   const body = await readReply(edge, reply);
   if (!body) {
     log("error", "origin_failed", { kind: "invalid_response", method, origin: reply.origin, status: reply.response.status });

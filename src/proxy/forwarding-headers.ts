@@ -4,10 +4,29 @@
 import type { Config } from "../config";
 
 /** Client -> origin (A2A 1.0 §3.2.6 service parameters, 0.3 X-A2A-Extensions, W3C trace context). */
-const FORWARDED_REQUEST_HEADERS = ["content-type", "accept", "a2a-version", "a2a-extensions", "x-a2a-extensions", "authorization", "traceparent", "tracestate"];
+const FORWARDED_REQUEST_HEADERS = [
+  "content-type",
+  "accept",
+  "a2a-version",
+  "a2a-extensions",
+  "x-a2a-extensions",
+  "authorization",
+  "traceparent",
+  "tracestate",
+];
 
 /** Origin -> client. No Location/Content-Location/Set-Cookie: they can carry the private address or scope. */
-const RETURNED_RESPONSE_HEADERS = ["content-type", "cache-control", "content-language", "a2a-version", "a2a-extensions", "x-a2a-extensions", "www-authenticate", "retry-after", "x-accel-buffering"];
+const RETURNED_RESPONSE_HEADERS = [
+  "content-type",
+  "cache-control",
+  "content-language",
+  "a2a-version",
+  "a2a-extensions",
+  "x-a2a-extensions",
+  "www-authenticate",
+  "retry-after",
+  "x-accel-buffering",
+];
 
 /** What a browser page may send to the RPC endpoint (CORS preflight). */
 export const RPC_CORS_ALLOW_HEADERS = ["Content-Type", "Authorization", "A2A-Version", "A2A-Extensions", "X-A2A-Extensions"];

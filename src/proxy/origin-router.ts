@@ -2,9 +2,10 @@
 // (`ORIGIN`, when the origin is itself a Worker), else fetch to the region
 // map's candidates for the request's colo/continent, then ORIGIN_URL; or the
 // origin a host's document names, when DOCUMENT_ORIGINS allows it.
-import type { Config } from "../config";
+
 import { originsOf } from "../card/from-origin";
 import type { CardSource } from "../card/source";
+import type { Config } from "../config";
 import { log } from "../log";
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;

@@ -2,10 +2,10 @@
 // deadline (ORIGIN_TIMEOUT_MS) covers every attempt up to the origin's
 // response headers; a later candidate is tried only when an earlier one
 // cannot be connected to.
-import { failure, type Failure } from "../errors/failures";
+import { type Failure, failure } from "../errors/failures";
 import type { EdgeRequest } from "../http/edge-request";
 import { log } from "../log";
-import { withClientQuery, type OriginRoute } from "./origin-router";
+import { type OriginRoute, withClientQuery } from "./origin-router";
 
 export interface OriginReply {
   response: Response;
@@ -13,7 +13,13 @@ export interface OriginReply {
   origin: string;
 }
 
-export async function sendWithFailover(edge: EdgeRequest, route: OriginRoute, headers: Headers, body: Uint8Array, method: string): Promise<OriginReply | Failure> {
+export async function sendWithFailover(
+  edge: EdgeRequest,
+  route: OriginRoute,
+  headers: Headers,
+  body: Uint8Array,
+  method: string,
+): Promise<OriginReply | Failure> {
   const { origins, config } = edge.runtime;
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), config.originTimeoutMs);
@@ -28,7 +34,14 @@ export async function sendWithFailover(edge: EdgeRequest, route: OriginRoute, he
           log("error", "origin_failed", { kind: "timeout", method, origin, timeoutMs: config.originTimeoutMs });
           return failure("ORIGIN_TIMEOUT", "origin agent timed out");
         }
-        log("warn", "origin_failed", { kind: "unreachable", method, origin, attempt: attempt + 1, of: route.candidates.length, error: (error as Error).name });
+        log("warn", "origin_failed", {
+          kind: "unreachable",
+          method,
+          origin,
+          attempt: attempt + 1,
+          of: route.candidates.length,
+          error: (error as Error).name,
+        });
       }
     }
   } finally {

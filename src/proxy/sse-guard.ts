@@ -4,7 +4,7 @@
 // connection (a2a-js framing: `event: error`). A client that goes away
 // cancels the origin.
 import { failure } from "../errors/failures";
-import { rpcErrorBody, type RpcId } from "../errors/responses";
+import { type RpcId, rpcErrorBody } from "../errors/responses";
 
 const encoder = new TextEncoder();
 

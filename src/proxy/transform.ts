@@ -2,7 +2,7 @@
 // Headers pass through the response allowlist; SSE passes through the stream
 // guard, unbuffered; the extended card is made public; every other JSON reply
 // passes through as it arrives (no buffering). Version translation goes here.
-import { isFailure, type Failure } from "../errors/failures";
+import { type Failure, isFailure } from "../errors/failures";
 import type { EdgeRequest } from "../http/edge-request";
 import { log } from "../log";
 import type { RpcCall } from "../rpc/validate";
@@ -12,7 +12,12 @@ import { clientResponseHeaders } from "./forwarding-headers";
 import type { OriginRoute } from "./origin-router";
 import { endStreamCleanly } from "./sse-guard";
 
-export async function transformReply(edge: EdgeRequest, call: RpcCall, route: OriginRoute, reply: ClassifiedReply): Promise<Response | Failure> {
+export async function transformReply(
+  edge: EdgeRequest,
+  call: RpcCall,
+  route: OriginRoute,
+  reply: ClassifiedReply,
+): Promise<Response | Failure> {
   const { response } = reply;
   const privateHosts = route.privateOrigins.map((origin) => new URL(origin).host);
   const headers = clientResponseHeaders(response.headers, edge.runtime.secretFragments, privateHosts);

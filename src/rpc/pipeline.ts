@@ -5,8 +5,8 @@
 // Each stage returns its value or a Failure (a row of errors/failures.ts); a
 // failure becomes a JSON-RPC envelope with the request's id (null when it
 // could not be read). One structured log line per failure, in the stage.
-import { failure, isFailure, type Failure } from "../errors/failures";
-import { rpcFailureResponse, type RpcId } from "../errors/responses";
+import { type Failure, failure, isFailure } from "../errors/failures";
+import { type RpcId, rpcFailureResponse } from "../errors/responses";
 import type { EdgeRequest } from "../http/edge-request";
 import { searchParam } from "../http/request-target";
 import { log } from "../log";
@@ -17,7 +17,7 @@ import { sendWithFailover } from "../proxy/send";
 import { transformReply } from "../proxy/transform";
 import { authenticate } from "./authenticate";
 import { readRpcBody } from "./read-body";
-import { validateRpcRequest, type RpcCall } from "./validate";
+import { type RpcCall, validateRpcRequest } from "./validate";
 import { requestVersion, unservedVersion } from "./version";
 
 /** Stages 1-3: the call as the edge admits it, or why not (with the id, once it could be read). */

@@ -1,7 +1,7 @@
 // Stage 1 of the JSON-RPC path: the body, read within MAX_BODY_BYTES (counted
 // in bytes actually read) and BODY_TIMEOUT_MS, under the JSON-RPC content type.
 import type { Config } from "../config";
-import { failure, type Failure } from "../errors/failures";
+import { type Failure, failure } from "../errors/failures";
 import { readRequestBody } from "../http/body";
 import { log } from "../log";
 

@@ -2,7 +2,7 @@
 // on the exact bytes the client sent. Valid requests are forwarded as those
 // bytes (minus a UTF-8 BOM); invalid ones never reach the origin. Only bytes
 // with one meaning pass: a duplicate key could be read differently by the origin.
-import { failure, type Failure } from "../errors/failures";
+import { type Failure, failure } from "../errors/failures";
 import type { RpcId } from "../errors/responses";
 import { hasDuplicateKey } from "../json";
 

@@ -1,6 +1,6 @@
 // Which A2A version a JSON-RPC request speaks (A2A 1.0 §3.6), and the refusal
 // of a version the edge does not serve (§9.5 VersionNotSupportedError, -32009).
-import { failure, type Failure } from "../errors/failures";
+import { type Failure, failure } from "../errors/failures";
 
 /** 0.3 methods are `category/action` (0.3 §3.5.1); 1.0 methods are PascalCase (1.0 §9.1). */
 function generationOf(method: string): string {

@@ -5,7 +5,7 @@ import { EdgeError } from "../errors/failures";
 import { joinUrl } from "../http/urls";
 import type { JsonObject } from "../json";
 import { log } from "../log";
-import { importSigner, publicJwk, type PrivateSigningJwk, type PublicJwk, type Signer } from "./keys";
+import { importSigner, type PrivateSigningJwk, type PublicJwk, publicJwk, type Signer } from "./keys";
 import { signCard } from "./sign";
 
 /** Where the JWKS (the `jku` of every card signature) is served. */

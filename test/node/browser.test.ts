@@ -4,10 +4,10 @@
 // apt-get; a minute or two), or the test fails saying how to install it.
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureChromium } from "../support/chromium";
-import { ROOT, startWranglerDev, type Started } from "../support/processes";
+import { ROOT, type Started, startWranglerDev } from "../support/processes";
 
 /** Room for `apt-get update` + `apt-get install chromium` on a slow mirror. */
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
@@ -20,14 +20,21 @@ describe("the card page in chromium", () => {
 
   beforeAll(async () => {
     executablePath = await ensureChromium();
-  }, INSTALL_TIMEOUT_MS);
-  beforeAll(async () => {
     ({ dev, base } = await startWranglerDev());
     browser = await chromium.launch({
       executablePath,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
-  });
+  }, INSTALL_TIMEOUT_MS);
   afterAll(async () => {
     await browser?.close();
     await dev?.stop();
@@ -55,7 +62,10 @@ describe("the card page in chromium", () => {
     await page.screenshot({ path: join(out, "card-page.png"), fullPage: true });
     expect(existsSync(join(out, "card-page.png"))).toBe(true);
     // The sample icon lives on acme.example.com, which this sandbox cannot resolve.
-    expect(errors.filter((e) => !e.includes("ERR_NAME_NOT_RESOLVED")), errors.join("\n")).toEqual([]);
+    expect(
+      errors.filter((e) => !e.includes("ERR_NAME_NOT_RESOLVED")),
+      errors.join("\n"),
+    ).toEqual([]);
     await context.close();
   });
 });

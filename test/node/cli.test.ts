@@ -19,7 +19,9 @@ describe("npm run card", () => {
   });
 
   it("prints each variant valid against its schema, with RPC path and version order", async () => {
-    const v1 = JSON.parse((await card("--base", "https://a.example.com/p", "--variant", "v1", "--rpc-path", "/rpc", "--protocol-versions", "0.3,1.0")).stdout);
+    const v1 = JSON.parse(
+      (await card("--base", "https://a.example.com/p", "--variant", "v1", "--rpc-path", "/rpc", "--protocol-versions", "0.3,1.0")).stdout,
+    );
     expect(schemaErrors.v1Card(v1)).toEqual([]);
     expect(v1.supportedInterfaces.map((i: any) => [i.url, i.protocolVersion])).toEqual([
       ["https://a.example.com/p/rpc", "0.3"],
@@ -35,7 +37,17 @@ describe("npm run card", () => {
     const source = join(dir, "doc.json");
     writeFileSync(source, JSON.stringify({ name: "Static", skills: [{ name: "One" }, { name: "Two" }] }));
     const out = join(dir, "agent-card.json");
-    const { code, stdout, stderr } = await card("--base", "https://s.example.com", "--source", source, "--skills", "Two", "--out", out, "--pretty");
+    const { code, stdout, stderr } = await card(
+      "--base",
+      "https://s.example.com",
+      "--source",
+      source,
+      "--skills",
+      "Two",
+      "--out",
+      out,
+      "--pretty",
+    );
     expect(code).toBe(0);
     expect(stdout).toBe("");
     expect(stderr).toContain(out);

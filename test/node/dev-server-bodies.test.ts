@@ -10,7 +10,7 @@
 //   length is not what is counted), so 5 MiB is refused by bytes read.
 import { connect, type Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startWranglerDev, type Started } from "../support/processes";
+import { type Started, startWranglerDev } from "../support/processes";
 
 const MAX_BODY_BYTES = 1024 * 1024; // the worker's default cap
 const ANSWER_WITHIN_MS = 15_000; // generous bound for any one answer (2 shared cores)
@@ -85,7 +85,11 @@ function exchange(what: string, send: (socket: Socket) => Promise<void> | void, 
       else resolve(reply!);
     };
     const fail = (why: string) =>
-      finish(new Error(`${what}: ${why} (received ${data.length} bytes: ${JSON.stringify(data.toString("latin1").slice(0, 200))}; wrangler ${dev.child.exitCode === null ? "not exited (yet)" : `exited with ${dev.child.exitCode}`})\n--- wrangler output ---\n${lastLines(dev.output())}`));
+      finish(
+        new Error(
+          `${what}: ${why} (received ${data.length} bytes: ${JSON.stringify(data.toString("latin1").slice(0, 200))}; wrangler ${dev.child.exitCode === null ? "not exited (yet)" : `exited with ${dev.child.exitCode}`})\n--- wrangler output ---\n${lastLines(dev.output())}`,
+        ),
+      );
     const timer = setTimeout(() => fail(`no complete answer within ${ANSWER_WITHIN_MS} ms`), ANSWER_WITHIN_MS);
     socket.on("data", (chunk: Buffer) => {
       data = Buffer.concat([data, chunk]);
@@ -176,7 +180,7 @@ describe("wrangler dev and request bodies that go wrong", () => {
   it("survives a client that declares Content-Length: 100, sends 10 bytes and disconnects", async () => {
     const socket = connect(port, "127.0.0.1");
     await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
-    socket.write(postHead("Content-Length: 100\r\n") + '{"jsonrpc"'); // 10 of the 100 bytes
+    socket.write(`${postHead("Content-Length: 100\r\n")}{"jsonrpc"`); // 10 of the 100 bytes
     await new Promise((r) => setTimeout(r, 300)); // pacing only: let the request reach the worker
     socket.destroy();
     // The worker sees the cut body (it answers 408 to nobody and logs it); then the dev server must carry on.

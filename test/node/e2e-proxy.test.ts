@@ -2,11 +2,11 @@
 // requires its own credential, the worker under `wrangler dev` fronting it, and
 // the @a2a-js/sdk client talking only to the worker.
 import { randomUUID } from "node:crypto";
+import { SendMessageRequest, type StreamResponse, TaskState } from "@a2a-js/sdk";
+import { type Client, ClientFactory } from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SendMessageRequest, TaskState, type StreamResponse } from "@a2a-js/sdk";
-import { ClientFactory, type Client } from "@a2a-js/sdk/client";
-import { messageText, ORIGIN_AGENT_NAME, startOriginAgent, type OriginAgent } from "../support/origin-agent";
-import { startWranglerDev, type Started } from "../support/processes";
+import { messageText, ORIGIN_AGENT_NAME, type OriginAgent, startOriginAgent } from "../support/origin-agent";
+import { type Started, startWranglerDev } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 import { latch, until, within } from "../support/wait";
 
@@ -32,7 +32,11 @@ describe("the SDK client through the worker to the origin agent", () => {
   const held = latch();
 
   beforeAll(async () => {
-    origin = await startOriginAgent({ streamDelayMs: DELAY, requiredAuthorization: ORIGIN_CREDENTIAL, hold: (text) => (text === "stream me" ? held.promise : undefined) });
+    origin = await startOriginAgent({
+      streamDelayMs: DELAY,
+      requiredAuthorization: ORIGIN_CREDENTIAL,
+      hold: (text) => (text === "stream me" ? held.promise : undefined),
+    });
     worker = await startWorker({ ORIGIN_URL: origin.url, ORIGIN_HEADERS: JSON.stringify({ Authorization: ORIGIN_CREDENTIAL }) });
     client = await new ClientFactory().createFromUrl(worker.base);
   });
@@ -117,7 +121,11 @@ describe("the SDK client through the worker to the origin agent", () => {
 
   it("stopping the origin gives 502 with the request id", async () => {
     await origin.stop();
-    const response = await post(`${worker.base}/`, { jsonrpc: "2.0", id: "after-stop", method: "GetTask", params: { id: "x" } }, { "A2A-Version": "1.0" });
+    const response = await post(
+      `${worker.base}/`,
+      { jsonrpc: "2.0", id: "after-stop", method: "GetTask", params: { id: "x" } },
+      { "A2A-Version": "1.0" },
+    );
     expect(response.status).toBe(502);
     const text = await response.text();
     expect(JSON.parse(text)).toMatchObject({ jsonrpc: "2.0", id: "after-stop", error: { code: -32603 } });

@@ -6,9 +6,9 @@
 // re-frames requests, has its own file (dev-server-bodies.test.ts).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBundle, serveBundle } from "../../bench/lib";
 import { run, startWranglerDev } from "../support/processes";
@@ -43,18 +43,30 @@ function countingOrigin(name: string): Promise<CountingOrigin> {
       res.end(JSON.stringify({ jsonrpc: "2.0", id, result: { origin: name } }));
     });
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, received, server })));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, received, server }),
+    ),
+  );
 }
 
 /** RSS of the workerd processes this test process started (never another run's). */
 function workerdRssMiB(): number {
   const out = execFileSync("ps", ["-o", "pid=,ppid=,rss=,comm=", "-e"], { encoding: "utf8" });
-  const rows = out.trim().split("\n").map((line) => line.trim().split(/\s+/));
+  const rows = out
+    .trim()
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/));
   const mine = new Set([String(process.pid)]);
   let total = 0;
   for (let changed = true; changed; ) {
     changed = false;
-    for (const [pid, ppid] of rows) if (pid && ppid && mine.has(ppid) && !mine.has(pid)) (mine.add(pid), (changed = true));
+    for (const [pid, ppid] of rows) {
+      if (pid && ppid && mine.has(ppid) && !mine.has(pid)) {
+        mine.add(pid);
+        changed = true;
+      }
+    }
   }
   for (const [pid, , rss, comm] of rows) if (pid && mine.has(pid) && comm?.includes("workerd")) total += Number(rss) / 1024;
   return Math.round(total);
@@ -74,7 +86,10 @@ beforeAll(async () => {
   bundle = buildBundle();
   main = await countingOrigin("main");
   other = await countingOrigin("other");
-  stops.push(() => new Promise((r) => main.server.close(r)), () => new Promise((r) => other.server.close(r)));
+  stops.push(
+    () => new Promise((r) => main.server.close(r)),
+    () => new Promise((r) => other.server.close(r)),
+  );
 });
 afterAll(async () => {
   for (const stop of stops.reverse()) await stop();
@@ -96,10 +111,26 @@ async function wranglerDev(bindings: Record<string, string>, documents: Record<s
   for (const [key, text] of Object.entries(documents)) {
     const file = join(dir, `${key}.json`);
     writeFileSync(file, text);
-    const put = await run("node_modules/.bin/wrangler", ["kv", "key", "put", key, "--path", file, "--binding", "SKILLS", "--local", "--persist-to", persist]);
+    const put = await run("node_modules/.bin/wrangler", [
+      "kv",
+      "key",
+      "put",
+      key,
+      "--path",
+      file,
+      "--binding",
+      "SKILLS",
+      "--local",
+      "--persist-to",
+      persist,
+    ]);
     expect(put.code, put.stderr).toBe(0);
   }
-  const { dev, base } = await startWranglerDev(["--persist-to", persist, ...Object.entries(bindings).flatMap(([k, v]) => ["--var", `${k}:${v}`])]);
+  const { dev, base } = await startWranglerDev([
+    "--persist-to",
+    persist,
+    ...Object.entries(bindings).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+  ]);
   stops.push(dev.stop);
   return { port: Number(new URL(base).port) };
 }
@@ -114,14 +145,22 @@ describe("request bodies on the wire", () => {
     const { port } = await worker({ ORIGIN_URL: main.url });
     const before = main.received.length;
     const rssBefore = workerdRssMiB();
-    const exchange = rawExchange(port, async (socket) => {
-      socket.write(`POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 10\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`);
-      // A valid request, padded: what reaches the origin if the cap trusts the declared length.
-      await writeChunked(socket, 40 * 1024 * 1024, "x", '{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"pad":"', '"}}');
-    }, 60_000);
+    const exchange = rawExchange(
+      port,
+      async (socket) => {
+        socket.write(
+          `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 10\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`,
+        );
+        // A valid request, padded: what reaches the origin if the cap trusts the declared length.
+        await writeChunked(socket, 40 * 1024 * 1024, "x", '{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"pad":"', '"}}');
+      },
+      60_000,
+    );
     const reply = await exchange.reply;
     const rssAfter = workerdRssMiB();
-    console.info(`CL+TE 40 MiB: HTTP ${reply.status}; workerd RSS ${rssBefore} -> ${rssAfter} MiB; origin requests ${main.received.length - before}`);
+    console.info(
+      `CL+TE 40 MiB: HTTP ${reply.status}; workerd RSS ${rssBefore} -> ${rssAfter} MiB; origin requests ${main.received.length - before}`,
+    );
     expect(reply.status === 413 || reply.status === 400).toBe(true);
     if (reply.status === 413) expect(JSON.parse(reply.body)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
     expect(main.received.length - before).toBe(0);
@@ -132,10 +171,16 @@ describe("request bodies on the wire", () => {
   it("answers a body that stalls mid-way with 408 and a JSON-RPC envelope, after BODY_TIMEOUT_MS", async () => {
     const { port } = await worker({ ORIGIN_URL: main.url, BODY_TIMEOUT_MS: "1000" });
     const before = main.received.length;
-    const exchange = rawExchange(port, (socket) => {
-      socket.write(`POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`);
-      socket.write('10\r\n{"jsonrpc":"2.0",\r\n'); // then nothing more, and the socket stays open
-    }, 15_000);
+    const exchange = rawExchange(
+      port,
+      (socket) => {
+        socket.write(
+          `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`,
+        );
+        socket.write('10\r\n{"jsonrpc":"2.0",\r\n'); // then nothing more, and the socket stays open
+      },
+      15_000,
+    );
     const reply = await exchange.reply.finally(() => exchange.socket.destroy());
     expect(reply.status).toBe(408);
     expect(JSON.parse(reply.body)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
@@ -196,7 +241,13 @@ describe.each(TARGETS)("KV documents under concurrency and abuse, %s", (_name, s
 
 describe.each(TARGETS)("signatures only for named hosts, %s", (_name, start) => {
   it("answers 404, never a signed card, for a Host outside HOST_ALLOWLIST", async () => {
-    const key = JSON.stringify({ kty: "OKP", crv: "Ed25519", kid: "k", d: "nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A", x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo" });
+    const key = JSON.stringify({
+      kty: "OKP",
+      crv: "Ed25519",
+      kid: "k",
+      d: "nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A",
+      x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+    });
     const { port } = await start({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" });
     const evil = await raw(port, get("evil.example.net", "/.well-known/agent-card.json"));
     expect(evil.status).toBe(404);

@@ -4,7 +4,7 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FaultOriginStats } from "../support/fault-origin";
-import { freePort, start, startWranglerDev, waitForHttp, type Started } from "../support/processes";
+import { freePort, type Started, start, startWranglerDev, waitForHttp } from "../support/processes";
 import { until } from "../support/wait";
 
 let origin: Started;
@@ -23,7 +23,11 @@ async function startOrigin(): Promise<void> {
 const originStats = async (): Promise<FaultOriginStats> => (await fetch(`${originUrl}stats`)).json() as Promise<FaultOriginStats>;
 
 const call = (method: string, id: unknown = `id-${method}`) =>
-  fetch(`${base}/`, { method: "POST", headers: { "content-type": "application/json", "A2A-Version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id, method, params: {} }) });
+  fetch(`${base}/`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "A2A-Version": "1.0" },
+    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: {} }),
+  });
 
 beforeAll(async () => {
   await startOrigin();
@@ -126,7 +130,10 @@ describe("malformed headers on the wire, with TRUST_FORWARDED_HEADERS=true", () 
   afterAll(() => trusted?.stop());
 
   async function cardWith(headerLines: string): Promise<{ status: number; url?: string; reply: string }> {
-    const reply = await raw(port, `GET /.well-known/agent-card.json HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${headerLines}Connection: close\r\n\r\n`);
+    const reply = await raw(
+      port,
+      `GET /.well-known/agent-card.json HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${headerLines}Connection: close\r\n\r\n`,
+    );
     const status = Number(reply.split(" ")[1]);
     if (status !== 200) return { status, reply };
     const body = reply.slice(reply.indexOf("\r\n\r\n") + 4);

@@ -1,15 +1,10 @@
 // The origin agent used by the end-to-end tests, checked directly with the official SDK
 // client and raw fetch (no edge in between).
 import { randomUUID } from "node:crypto";
+import { type AgentCard, SendMessageRequest, type StreamResponse, type Task, TaskState } from "@a2a-js/sdk";
+import { type Client, ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SendMessageRequest, TaskState, type AgentCard, type StreamResponse, type Task } from "@a2a-js/sdk";
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  JsonRpcTransportFactory,
-  type Client,
-} from "@a2a-js/sdk/client";
-import { EXTENDED_SKILL_ID, messageText, startOriginAgent, type OriginAgent } from "../support/origin-agent";
+import { EXTENDED_SKILL_ID, messageText, type OriginAgent, startOriginAgent } from "../support/origin-agent";
 import { schemaErrors } from "../support/schemas";
 import { latch, until, within } from "../support/wait";
 
@@ -46,7 +41,9 @@ describe("origin agent", () => {
   it("listens on 127.0.0.1 and serves both card shapes naming its private URL", async () => {
     expect(agent.url).toBe(`http://127.0.0.1:${agent.port}/`);
 
-    const v1 = (await (await fetch(new URL(".well-known/agent-card.json", agent.url), { headers: { "A2A-Version": "1.0" } })).json()) as any;
+    const v1 = (await (
+      await fetch(new URL(".well-known/agent-card.json", agent.url), { headers: { "A2A-Version": "1.0" } })
+    ).json()) as any;
     expect(v1.name).toBe("Origin Echo Agent");
     expect(v1.capabilities).toMatchObject({ streaming: true, extendedAgentCard: true });
     expect(v1.supportedInterfaces.map((i: any) => [i.url, i.protocolBinding, i.protocolVersion])).toEqual([
@@ -115,10 +112,14 @@ describe("origin agent", () => {
   });
 
   it("streams a v0.3 client too (SDK legacy transport), ending with final: true", async () => {
-    const card = (await (await fetch(new URL(".well-known/agent-card.json", agent.url), { headers: { "A2A-Version": "1.0" } })).json()) as AgentCard;
+    const card = (await (
+      await fetch(new URL(".well-known/agent-card.json", agent.url), { headers: { "A2A-Version": "1.0" } })
+    ).json()) as AgentCard;
     const legacyOnly = { ...card, supportedInterfaces: card.supportedInterfaces.filter((i) => i.protocolVersion === "0.3") };
     const factory = new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })] }),
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })],
+      }),
     );
     const legacy = await factory.createFromAgentCard(legacyOnly);
     expect(legacy.protocolVersion).toBe("0.3");
@@ -144,7 +145,9 @@ describe("origin agent", () => {
     const viaClient = await client.getAgentCard();
     expect(viaClient.skills.map((s) => s.id)).toContain(EXTENDED_SKILL_ID);
 
-    const v1 = (await (await rpc(agent.url, { jsonrpc: "2.0", id: 1, method: "GetExtendedAgentCard" }, { "A2A-Version": "1.0" })).json()) as any;
+    const v1 = (await (
+      await rpc(agent.url, { jsonrpc: "2.0", id: 1, method: "GetExtendedAgentCard" }, { "A2A-Version": "1.0" })
+    ).json()) as any;
     expect(v1.error).toBeUndefined();
     expect(v1.result.supportedInterfaces.map((i: any) => i.url)).toEqual([agent.url, agent.url]);
     expect(v1.result.skills.map((s: any) => s.id)).toContain(EXTENDED_SKILL_ID);
@@ -170,7 +173,15 @@ describe("origin agent", () => {
     expect(Object.keys(recorded.headers).every((k) => k === k.toLowerCase())).toBe(true);
 
     const methods = agent.requests.map((r) => r.method);
-    for (const m of ["SendMessage", "SendStreamingMessage", "GetTask", "message/send", "message/stream", "GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard"]) {
+    for (const m of [
+      "SendMessage",
+      "SendStreamingMessage",
+      "GetTask",
+      "message/send",
+      "message/stream",
+      "GetExtendedAgentCard",
+      "agent/getAuthenticatedExtendedCard",
+    ]) {
       expect(methods).toContain(m);
     }
     // The SDK client announces its version on every call.
@@ -190,7 +201,12 @@ describe("origin agent", () => {
     const res = await fetch(agent.url, {
       method: "POST",
       headers: { "content-type": "application/json", "A2A-Version": "1.0" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: { message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: "bye" }] } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "SendStreamingMessage",
+        params: { message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: "bye" }] } },
+      }),
       signal: abort.signal,
     });
     const reader = res.body!.getReader();
@@ -239,13 +255,23 @@ describe("stop()", () => {
   it("closes open streams and the listener", async () => {
     // The stream is held open for good after its Task: only closing it can end it.
     const agent = await startOriginAgent({ streamDelayMs: 0, hold: () => new Promise<void>(() => {}) });
-    const res = await rpc(agent.url, { jsonrpc: "2.0", id: 1, method: "message/stream", params: { message: { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "x" }] } } });
+    const res = await rpc(agent.url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "message/stream",
+      params: { message: { kind: "message", messageId: "m", role: "user", parts: [{ kind: "text", text: "x" }] } },
+    });
     const reader = res.body!.getReader();
     await reader.read();
     // A stop() that waited for open streams to finish would never resolve.
     await within(agent.stop(), "stop() with a stream open");
     // The stream ends (or errors) without the remaining events.
-    expect(await reader.read().then((r) => r.done, () => true)).toBe(true);
+    expect(
+      await reader.read().then(
+        (r) => r.done,
+        () => true,
+      ),
+    ).toBe(true);
     await expect(fetch(agent.url)).rejects.toThrow();
   });
 });

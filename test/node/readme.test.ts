@@ -7,7 +7,9 @@ import { ROOT } from "../support/processes";
 
 const readme = readFileSync(`${ROOT}README.md`, "utf8");
 /** The configuration table: variable name -> its default cell, as written. */
-const defaultCells = new Map([...readme.matchAll(/^\| `([A-Z0-9_]+)` \| [^|]* \| ([^|]*) \|/gm)].map(([, name, cell]) => [name, cell?.trim()]));
+const defaultCells = new Map(
+  [...readme.matchAll(/^\| `([A-Z0-9_]+)` \| [^|]* \| ([^|]*) \|/gm)].map(([, name, cell]) => [name, cell?.trim()]),
+);
 
 /**
  * How the table writes a plain default: a word or number in backticks, a

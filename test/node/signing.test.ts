@@ -109,7 +109,10 @@ describe.each(["ES256", "EdDSA"])("cards signed with %s", (alg) => {
     const payload = jose.base64url.encode(canonicalize(unsigned)!);
     const signature = signatures![0]!;
     const header = jose.decodeProtectedHeader(signature);
-    return jose.flattenedVerify({ payload, protected: signature.protected, signature: signature.signature }, await retrieveKey(header.kid!, header.jku));
+    return jose.flattenedVerify(
+      { payload, protected: signature.protected, signature: signature.signature },
+      await retrieveKey(header.kid!, header.jku),
+    );
   };
 
   for (const host of HOSTS) {
@@ -144,8 +147,8 @@ describe.each(["ES256", "EdDSA"])("cards signed with %s", (alg) => {
     }
     expect(tried).toBeGreaterThan(30);
     // A card from one host does not verify as another host's (jku and URLs are signed).
-    const a = await get(HOSTS[0] + "/.well-known/agent-card.json", { "A2A-Version": "1.0" });
-    const b = await get(HOSTS[1] + "/.well-known/agent-card.json", { "A2A-Version": "1.0" });
+    const a = await get(`${HOSTS[0]}/.well-known/agent-card.json`, { "A2A-Version": "1.0" });
+    const b = await get(`${HOSTS[1]}/.well-known/agent-card.json`, { "A2A-Version": "1.0" });
     await expect(joseVerify({ ...a, signatures: b.signatures })).rejects.toThrow();
   });
 

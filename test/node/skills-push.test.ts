@@ -19,7 +19,17 @@ describe("npm run skills:push", () => {
     expect(stderr).toMatch(/- name: /);
     expect(stderr).toMatch(/- iconUrl: Invalid URL/);
     expect(stderr).toMatch(/- skills\.1\.name: duplicate skill name "A"/);
-    const get = await run("node_modules/.bin/wrangler", ["kv", "key", "get", "default", "--binding", "SKILLS", "--local", "--persist-to", persist]);
+    const get = await run("node_modules/.bin/wrangler", [
+      "kv",
+      "key",
+      "get",
+      "default",
+      "--binding",
+      "SKILLS",
+      "--local",
+      "--persist-to",
+      persist,
+    ]);
     expect(get.stdout + get.stderr).toMatch(/not found/i);
   });
 
@@ -28,7 +38,17 @@ describe("npm run skills:push", () => {
     const persist = join(dir, "state");
     const { code, stderr } = await push("--host", "Agents.Example.com", "--local", "--persist-to", persist);
     expect(code, stderr).toBe(0);
-    const get = await run("node_modules/.bin/wrangler", ["kv", "key", "get", "agents.example.com", "--binding", "SKILLS", "--local", "--persist-to", persist]);
+    const get = await run("node_modules/.bin/wrangler", [
+      "kv",
+      "key",
+      "get",
+      "agents.example.com",
+      "--binding",
+      "SKILLS",
+      "--local",
+      "--persist-to",
+      persist,
+    ]);
     expect(JSON.parse(get.stdout).name).toBe("Acme Travel Concierge");
   });
 

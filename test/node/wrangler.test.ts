@@ -1,12 +1,12 @@
 // The README's commands, as real processes: `npm run build` (offline dry-run
 // bundle), `wrangler types --check`, and `npm run dev` serving the bundled card.
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import bundled from "../../skills.json";
-import { run, startWranglerDev, type Started } from "../support/processes";
+import { run, type Started, startWranglerDev } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 
 describe("npm run build", () => {
@@ -21,7 +21,12 @@ describe("npm run build", () => {
   });
 
   it("has generated binding types that match wrangler.toml", async () => {
-    const { code, stdout, stderr } = await run("node_modules/.bin/wrangler", ["types", "--include-runtime=false", "--strict-vars=false", "--check"]);
+    const { code, stdout, stderr } = await run("node_modules/.bin/wrangler", [
+      "types",
+      "--include-runtime=false",
+      "--strict-vars=false",
+      "--check",
+    ]);
     expect(code, stdout + stderr).toBe(0);
   });
 });

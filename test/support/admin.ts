@@ -7,7 +7,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { afterEach, vi } from "vitest";
 import { createWorker } from "../../src/app";
-import { CARD, fakeOrigin, makeEnv, type FakeOrigin } from "./worker";
+import { CARD, type FakeOrigin, fakeOrigin, makeEnv } from "./worker";
 
 export const TOKEN = "admin-token-0123456789abcdef";
 export const kv = env.SKILLS;
@@ -15,7 +15,10 @@ export const kv = env.SKILLS;
 export type AdminCall = (url: string, init?: RequestInit, auth?: string | null) => Promise<Response>;
 
 /** A worker with ADMIN_TOKEN set (plus `overrides`); each call passes the token unless `auth` says otherwise. */
-export function adminWorker(overrides: Record<string, unknown> = {}, origin: Pick<FakeOrigin, "fetch"> = fakeOrigin(() => new Response("ok"))): AdminCall {
+export function adminWorker(
+  overrides: Record<string, unknown> = {},
+  origin: Pick<FakeOrigin, "fetch"> = fakeOrigin(() => new Response("ok")),
+): AdminCall {
   const w = createWorker({ fetch: origin.fetch });
   const workerEnv = makeEnv({ ADMIN_TOKEN: TOKEN, ...overrides });
   return async (url, init = {}, auth = `Bearer ${TOKEN}`) => {
@@ -64,7 +67,8 @@ export const put = (doc: unknown, headers: Record<string, string> = {}): Request
   body: typeof doc === "string" ? doc : JSON.stringify(doc),
 });
 
-export const cardName = async (call: AdminCall, h: string): Promise<string> => ((await (await call(`https://${h}${CARD}`, {}, null)).json()) as { name: string }).name;
+export const cardName = async (call: AdminCall, h: string): Promise<string> =>
+  ((await (await call(`https://${h}${CARD}`, {}, null)).json()) as { name: string }).name;
 
 /** The body every admin write answers with. */
 export interface Written {

@@ -16,22 +16,37 @@ const url = fc.webUrl({ withQueryParameters: true, withFragments: false }).filte
 const mediaType = fc.constantFrom("text/plain", "application/json", "image/png", "text/calendar", "application/vnd.acme+json");
 const scopes = fc.dictionary(key({ minLength: 1, maxLength: 10 }), fc.string({ maxLength: 20 }), { maxKeys: 3 });
 const scheme = fc.oneof(
-  fc.record({ type: fc.constant("apiKey"), in: fc.constantFrom("header", "query", "cookie"), name: text, description: text }, { requiredKeys: ["type", "in", "name"] }),
-  fc.record({ type: fc.constant("http"), scheme: fc.constantFrom("bearer", "basic"), bearerFormat: text, description: text }, { requiredKeys: ["type", "scheme"] }),
+  fc.record(
+    { type: fc.constant("apiKey"), in: fc.constantFrom("header", "query", "cookie"), name: text, description: text },
+    { requiredKeys: ["type", "in", "name"] },
+  ),
+  fc.record(
+    { type: fc.constant("http"), scheme: fc.constantFrom("bearer", "basic"), bearerFormat: text, description: text },
+    { requiredKeys: ["type", "scheme"] },
+  ),
   fc.record({ type: fc.constant("openIdConnect"), openIdConnectUrl: url }),
   fc.record({ type: fc.constant("mutualTLS"), description: text }, { requiredKeys: ["type"] }),
   fc.record({
     type: fc.constant("oauth2"),
     flows: fc.oneof(
       fc.record({ clientCredentials: fc.record({ tokenUrl: url, scopes }) }),
-      fc.record({ authorizationCode: fc.record({ authorizationUrl: url, tokenUrl: url, scopes, pkceRequired: fc.boolean() }, { requiredKeys: ["authorizationUrl", "tokenUrl", "scopes"] }) }),
+      fc.record({
+        authorizationCode: fc.record(
+          { authorizationUrl: url, tokenUrl: url, scopes, pkceRequired: fc.boolean() },
+          { requiredKeys: ["authorizationUrl", "tokenUrl", "scopes"] },
+        ),
+      }),
       fc.record({ deviceCode: fc.record({ deviceAuthorizationUrl: url, tokenUrl: url, scopes }) }),
-      fc.record({ implicit: fc.record({ authorizationUrl: url, refreshUrl: url, scopes }, { requiredKeys: ["authorizationUrl", "scopes"] }) }),
+      fc.record({
+        implicit: fc.record({ authorizationUrl: url, refreshUrl: url, scopes }, { requiredKeys: ["authorizationUrl", "scopes"] }),
+      }),
       fc.record({ password: fc.record({ tokenUrl: url, scopes }) }),
     ),
   }),
 );
-const extensionParams = fc.dictionary(key(), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.array(fc.string(), { maxLength: 2 })), { maxKeys: 3 });
+const extensionParams = fc.dictionary(key(), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.array(fc.string(), { maxLength: 2 })), {
+  maxKeys: 3,
+});
 const extension = fc.record({ uri: url, description: text, required: fc.boolean(), params: extensionParams }, { requiredKeys: ["uri"] });
 const skill = fc.record(
   {
@@ -139,7 +154,13 @@ export const mutatedDocumentArb: fc.Arbitrary<MutatedDocument> = fc.oneof(
   mutation("empty input modes", "defaultInputModes", (d) => ({ ...d, defaultInputModes: [] })),
   mutation("not a media type", "defaultOutputModes.0", (d) => ({ ...d, defaultOutputModes: ["plain text"] })),
   mutation("duplicate skill name", "skills.1.name", (d) => ({ ...d, skills: [{ name: "Same" }, { name: "Same" }] })),
-  mutation("duplicate skill id", "skills.1.id", (d) => ({ ...d, skills: [{ name: "A", id: "same" }, { name: "B", id: "same" }] })),
+  mutation("duplicate skill id", "skills.1.id", (d) => ({
+    ...d,
+    skills: [
+      { name: "A", id: "same" },
+      { name: "B", id: "same" },
+    ],
+  })),
   mutation("skill id outside [A-Za-z0-9_-]", "skills.0.id", (d) => ({ ...d, skills: [{ name: "A", id: "has space" }] })),
   mutation("skill without name", "skills.0.name", (d) => ({ ...d, skills: [{ description: "nameless" }] })),
   mutation("undeclared scheme", "security.0.undeclared", (d) => ({ ...d, security: [{ undeclared: [] }] })),
@@ -147,11 +168,23 @@ export const mutatedDocumentArb: fc.Arbitrary<MutatedDocument> = fc.oneof(
     ...d,
     securitySchemes: {
       ...d.securitySchemes,
-      two: { type: "oauth2", flows: { clientCredentials: { tokenUrl: "https://a.example/t", scopes: {} }, password: { tokenUrl: "https://a.example/t", scopes: {} } } },
+      two: {
+        type: "oauth2",
+        flows: {
+          clientCredentials: { tokenUrl: "https://a.example/t", scopes: {} },
+          password: { tokenUrl: "https://a.example/t", scopes: {} },
+        },
+      },
     },
   })),
-  mutation("unknown scheme type", "securitySchemes.s.type", (d) => ({ ...d, securitySchemes: { ...d.securitySchemes, s: { type: "magic" } } })),
-  mutation("boolean as string", "capabilities.streaming", (d) => ({ ...d, capabilities: { ...(d.capabilities as object), streaming: "yes" } })),
+  mutation("unknown scheme type", "securitySchemes.s.type", (d) => ({
+    ...d,
+    securitySchemes: { ...d.securitySchemes, s: { type: "magic" } },
+  })),
+  mutation("boolean as string", "capabilities.streaming", (d) => ({
+    ...d,
+    capabilities: { ...(d.capabilities as object), streaming: "yes" },
+  })),
   mutation("reserved key name", "securitySchemes.__proto__", (d) => ({
     ...d,
     securitySchemes: { ...d.securitySchemes, ...(JSON.parse('{"__proto__":{"type":"mutualTLS"}}') as object) },
@@ -198,7 +231,10 @@ const idArb: fc.Arbitrary<RpcId> = fc.oneof(
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
 );
-const methodArb = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...A2A_METHODS) }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 30 }) });
+const methodArb = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...A2A_METHODS) },
+  { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 30 }) },
+);
 const messageParams = fc.record({
   message: fc.record({
     messageId: fc.uuid(),
@@ -239,7 +275,20 @@ const invalid = (id: RpcId): Verdict => ({ ok: false, code: -32600, id });
 const without = (r: RpcRequest, key: keyof RpcRequest) => Object.fromEntries(Object.entries(r).filter(([k]) => k !== key));
 
 /** Invalid UTF-8: lone continuation, overlong, surrogate, beyond U+10FFFF, truncated, never-valid bytes. */
-export const INVALID_UTF8: readonly (readonly number[])[] = [[0x80], [0xbf], [0xc0, 0x80], [0xc1, 0xbf], [0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xf5, 0x80, 0x80, 0x80], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xfe], [0xff]];
+export const INVALID_UTF8: readonly (readonly number[])[] = [
+  [0x80],
+  [0xbf],
+  [0xc0, 0x80],
+  [0xc1, 0xbf],
+  [0xe0, 0x80, 0x80],
+  [0xed, 0xa0, 0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xf5, 0x80, 0x80, 0x80],
+  [0xe2, 0x82],
+  [0xf0, 0x9f, 0x98],
+  [0xfe],
+  [0xff],
+];
 export const invalidUtf8Arb = fc.constantFrom(...INVALID_UTF8);
 
 /** `request` serialized with `bad` spliced into the method name (inside a JSON string). */
@@ -262,16 +311,26 @@ export function withInvalidUtf8(request: RpcRequest, bad: readonly number[], at:
 
 /** A well-formed request with one targeted defect, and the exact verdict it must get. */
 const mutatedRpcArb: fc.Arbitrary<RpcCase> = fc.oneof(
-  fc.tuple(rpcRequestArb, fc.constantFrom<unknown>("1.0", "2", 2, 2.1, null, "", "2.0 ", " 2.0", true, {})).map(([r, v]) =>
-    ofValue("jsonrpc not \"2.0\"", { ...r, jsonrpc: v }, invalid(r.id)),
-  ),
+  fc
+    .tuple(rpcRequestArb, fc.constantFrom<unknown>("1.0", "2", 2, 2.1, null, "", "2.0 ", " 2.0", true, {}))
+    .map(([r, v]) => ofValue('jsonrpc not "2.0"', { ...r, jsonrpc: v }, invalid(r.id))),
   rpcRequestArb.map((r) => ofValue("jsonrpc missing", without(r, "jsonrpc"), invalid(r.id))),
   rpcRequestArb.map((r) => ofValue("id missing (notification)", without(r, "id"), invalid(null))),
-  fc.tuple(rpcRequestArb, fc.constantFrom<unknown>({}, [], true, false, { id: 1 }, [1])).map(([r, v]) => ofValue("id not string/number/null", { ...r, id: v }, invalid(null))),
-  rpcRequestArb.map((r) => ({ kind: "id overflows to Infinity", bytes: encoder.encode(JSON.stringify({ ...r, id: 0 }).replace('"id":0', '"id":1e999')), expected: invalid(null) })),
+  fc
+    .tuple(rpcRequestArb, fc.constantFrom<unknown>({}, [], true, false, { id: 1 }, [1]))
+    .map(([r, v]) => ofValue("id not string/number/null", { ...r, id: v }, invalid(null))),
+  rpcRequestArb.map((r) => ({
+    kind: "id overflows to Infinity",
+    bytes: encoder.encode(JSON.stringify({ ...r, id: 0 }).replace('"id":0', '"id":1e999')),
+    expected: invalid(null),
+  })),
   rpcRequestArb.map((r) => ofValue("method missing", without(r, "method"), invalid(r.id))),
-  fc.tuple(rpcRequestArb, fc.constantFrom<unknown>("", 42, null, true, [], {}, ["m"])).map(([r, v]) => ofValue("method empty or not a string", { ...r, method: v }, invalid(r.id))),
-  fc.tuple(rpcRequestArb, fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null))).map(([r, v]) => ofValue("params not structured", { ...r, params: v }, invalid(r.id))),
+  fc
+    .tuple(rpcRequestArb, fc.constantFrom<unknown>("", 42, null, true, [], {}, ["m"]))
+    .map(([r, v]) => ofValue("method empty or not a string", { ...r, method: v }, invalid(r.id))),
+  fc
+    .tuple(rpcRequestArb, fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)))
+    .map(([r, v]) => ofValue("params not structured", { ...r, params: v }, invalid(r.id))),
   fc.tuple(a2aRequestArb, fc.constantFrom(...A2A_METHODS)).map(([r, other]) => {
     const allowlist = A2A_METHODS.filter((m) => m !== r.method && m !== other);
     return ofValue("method outside METHOD_ALLOWLIST", r, { ok: false, code: -32601, id: r.id }, allowlist);
@@ -281,7 +340,11 @@ const mutatedRpcArb: fc.Arbitrary<RpcCase> = fc.oneof(
   fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)).map((v) => ofValue("not an object", v, invalid(null))),
   fc.tuple(rpcRequestArb, fc.nat()).map(([r, n]) => {
     const textBody = JSON.stringify(r);
-    return { kind: "truncated", bytes: encoder.encode(textBody.slice(0, n % textBody.length)), expected: { ok: false, code: -32700, id: null } as Verdict };
+    return {
+      kind: "truncated",
+      bytes: encoder.encode(textBody.slice(0, n % textBody.length)),
+      expected: { ok: false, code: -32700, id: null } as Verdict,
+    };
   }),
   fc.tuple(rpcRequestArb, invalidUtf8Arb, fc.nat({ max: 40 })).map(([r, bad, at]) => ({
     kind: "invalid UTF-8 in a string",
@@ -303,7 +366,12 @@ export function expectedVerdict(value: unknown): Verdict {
   const idOk = (id: unknown): id is RpcId => id === null || typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
   const id = idOk(v.id) ? v.id : null;
   const wellFormed =
-    v.jsonrpc === "2.0" && "id" in v && idOk(v.id) && typeof v.method === "string" && v.method !== "" && (!("params" in v) || (typeof v.params === "object" && v.params !== null));
+    v.jsonrpc === "2.0" &&
+    "id" in v &&
+    idOk(v.id) &&
+    typeof v.method === "string" &&
+    v.method !== "" &&
+    (!("params" in v) || (typeof v.params === "object" && v.params !== null));
   return wellFormed ? { ok: true, id, method: v.method as string } : invalid(id);
 }
 

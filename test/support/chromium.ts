@@ -34,14 +34,17 @@ function run(command: string, args: string[]): Promise<{ code: number; output: s
 export async function ensureChromium(): Promise<string> {
   if (existsSync(CHROMIUM)) return CHROMIUM;
   const why = (reason: string) =>
-    new Error(`The browser test needs ${CHROMIUM} (Debian package chromium), which is missing, and ${reason}. Install it as root:\n  ${INSTALL_COMMAND}`);
+    new Error(
+      `The browser test needs ${CHROMIUM} (Debian package chromium), which is missing, and ${reason}. Install it as root:\n  ${INSTALL_COMMAND}`,
+    );
   if (process.platform !== "linux" || !onPath("apt-get")) throw why("apt-get is not available here to install it");
   if (process.getuid?.() !== 0) throw why("this process is not root, so it cannot install it");
   // Waits for another apt/dpkg run (another test run installing it too) instead of failing on its lock.
   const lock = ["-o", "DPkg::Lock::Timeout=600"];
   process.stderr.write(`browser test: ${CHROMIUM} is missing; installing Debian chromium (${INSTALL_COMMAND})\n`);
   const update = await run("apt-get", [...lock, "update"]);
-  if (update.code !== 0 && !existsSync(CHROMIUM)) throw why(`\`apt-get update\` failed (exit ${update.code}):\n${update.output.slice(-3000)}\n`);
+  if (update.code !== 0 && !existsSync(CHROMIUM))
+    throw why(`\`apt-get update\` failed (exit ${update.code}):\n${update.output.slice(-3000)}\n`);
   const install = await run("apt-get", [...lock, "install", "-y", "chromium"]);
   if (!existsSync(CHROMIUM)) throw why(`\`apt-get install -y chromium\` failed (exit ${install.code}):\n${install.output.slice(-3000)}\n`);
   process.stderr.write(`browser test: installed ${CHROMIUM}\n`);

@@ -8,11 +8,11 @@
 import bundled from "../../skills.json";
 import type * as v1 from "../../src/a2a/v1";
 import { buildCard, type CardEndpoint } from "../../src/card/build-card";
+import type { BuiltCard } from "../../src/card/card-service";
 import { publicizeCard, sourceFromCard } from "../../src/card/from-origin";
 import { type CardSource, parseCardSource } from "../../src/card/source";
 import { CARD_VARIANTS } from "../../src/card/variant";
 import { jsonObject } from "../../src/json";
-import type { BuiltCard } from "../../src/card/card-service";
 import { a2aJsPayload } from "../../src/sign/a2a-js-payload";
 import { importSigner, parsePrivateJwk } from "../../src/sign/keys";
 import { signCard } from "../../src/sign/sign";

@@ -20,17 +20,17 @@ import { realpathSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import express, { type NextFunction, type Request, type Response } from "express";
-import { Role, TaskState, type AgentCard, type AgentSkill, type Message, type Part } from "@a2a-js/sdk";
+import { type AgentCard, type AgentSkill, type Message, type Part, Role, TaskState } from "@a2a-js/sdk";
 import {
   AgentEvent,
-  DefaultRequestHandler,
-  InMemoryTaskStore,
   type AgentExecutor,
+  DefaultRequestHandler,
   type ExecutionEventBus,
+  InMemoryTaskStore,
   type RequestContext,
 } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import express, { type NextFunction, type Request, type Response } from "express";
 
 export interface RecordedRequest {
   /** JSON-RPC method from the parsed body ("" when the body is not a JSON-RPC request object). */
@@ -93,9 +93,7 @@ function agentMessage(text: string, taskId: string, contextId: string): Message 
 
 /** All text parts of a message (or artifact), concatenated. */
 export function messageText(message: { parts: Part[] } | undefined): string {
-  return (message?.parts ?? [])
-    .map((p) => (p.content?.$case === "text" ? p.content.value : ""))
-    .join("");
+  return (message?.parts ?? []).map((p) => (p.content?.$case === "text" ? p.content.value : "")).join("");
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -250,10 +248,7 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
   );
 
   const app = express();
-  app.use(
-    CARD_PATH,
-    agentCardHandler({ agentCardProvider: requestHandler, legacyCompat: { enabled: true } }),
-  );
+  app.use(CARD_PATH, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat: { enabled: true } }));
 
   // Read the raw body of every JSON-RPC POST, record it, check auth, then hand the SDK
   // the parsed JSON. The SDK's own express.json() sees a consumed stream and leaves
@@ -303,9 +298,7 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
     });
     next();
   });
-  app.use(
-    jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }),
-  );
+  app.use(jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }));
 
   server.on("request", app);
 
@@ -349,7 +342,10 @@ function parseArgs(argv: string[]): OriginAgentOptions {
     else if (flag === "--auth") options.requiredAuthorization = value;
     else throw new Error(`unknown option ${flag}`);
   }
-  for (const [name, n] of [["--port", options.port], ["--delay", options.streamDelayMs]] as const) {
+  for (const [name, n] of [
+    ["--port", options.port],
+    ["--delay", options.streamDelayMs],
+  ] as const) {
     if (n !== undefined && (!Number.isInteger(n) || n < 0)) throw new Error(`${name} must be a non-negative integer`);
   }
   return options;

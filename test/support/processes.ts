@@ -1,5 +1,5 @@
 // Real processes for the node-side tests: free ports, start, wait, stop.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
@@ -73,9 +73,17 @@ export async function waitForHttp(url: string, started: Started, timeoutMs = 60_
 }
 
 /** Runs a command to completion. */
-export function run(command: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export function run(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: "false", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c) => (stdout += c));
@@ -88,7 +96,16 @@ export function run(command: string, args: string[], env: Record<string, string>
 export async function startWranglerDev(extra: string[] = []): Promise<{ dev: Started; base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const dev = start("node_modules/.bin/wrangler", ["dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(await freePort()), ...extra]);
+  const dev = start("node_modules/.bin/wrangler", [
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(await freePort()),
+    ...extra,
+  ]);
   await waitForHttp(`${base}/.well-known/agent-card.json`, dev);
   return { dev, base };
 }

@@ -90,7 +90,8 @@ export function raw(port: number, request: string, timeoutMs?: number): Promise<
  * 64 KiB chunks, respecting backpressure; stops when the socket closes.
  */
 export async function writeChunked(socket: Socket, total: number, fill = "x", prefix = "", suffix = ""): Promise<number> {
-  const writeOne = (data: Buffer) => socket.write(Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from("\r\n")]));
+  const writeOne = (data: Buffer) =>
+    socket.write(Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from("\r\n")]));
   if (prefix) writeOne(Buffer.from(prefix));
   const chunk = Buffer.from(fill.repeat(64 * 1024));
   let sent = 0;

@@ -1,8 +1,9 @@
 // Calls the worker inside workerd (vitest-pool-workers) with a fresh env, so
 // each call sees its own config and per-isolate caches; `env.SKILLS` is the
 // real local KV namespace from wrangler.toml.
-import { env } from "cloudflare:workers";
+
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { createWorker } from "../../src/app";
 
 export type EnvOverrides = Partial<Record<keyof Env | string, unknown>>;
@@ -50,10 +51,19 @@ export function fakeOrigin(handler: (request: Request) => Response | Promise<Res
 }
 
 /** Like `call`, through a worker built with the given origin fetch. */
-export async function callVia(origin: Pick<FakeOrigin, "fetch">, input: string, init: RequestInit & { cf?: unknown } = {}, workerEnv: Env = makeEnv()): Promise<Response> {
+export async function callVia(
+  origin: Pick<FakeOrigin, "fetch">,
+  input: string,
+  init: RequestInit & { cf?: unknown } = {},
+  workerEnv: Env = makeEnv(),
+): Promise<Response> {
   const worker = createWorker({ fetch: origin.fetch });
   const ctx = createExecutionContext();
-  const response = await worker.fetch!(new Request(input, init as RequestInit) as Request<unknown, IncomingRequestCfProperties>, workerEnv, ctx);
+  const response = await worker.fetch!(
+    new Request(input, init as RequestInit) as Request<unknown, IncomingRequestCfProperties>,
+    workerEnv,
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return response;
 }

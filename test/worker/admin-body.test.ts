@@ -15,7 +15,8 @@ function streamed(bytes: Uint8Array): ReadableStream<Uint8Array> {
   return new ReadableStream({
     pull(controller) {
       if (offset >= bytes.byteLength) return controller.close();
-      controller.enqueue(bytes.slice(offset, (offset += 64 * 1024)));
+      controller.enqueue(bytes.slice(offset, offset + 64 * 1024));
+      offset += 64 * 1024;
     },
   });
 }

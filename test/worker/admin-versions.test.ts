@@ -3,7 +3,7 @@
 // writers, rollback history, KV failures and writes made outside the admin API.
 import { describe, expect, it, vi } from "vitest";
 import bundled from "../../skills.json";
-import { adminWorker, cardName, failKvWritesTo, kv, put, useHosts, type AdminCall, type Written } from "../support/admin";
+import { type AdminCall, adminWorker, cardName, failKvWritesTo, kv, put, useHosts, type Written } from "../support/admin";
 
 const { host } = useHosts();
 
@@ -92,7 +92,9 @@ describe("document versions and ETags", () => {
     expect((await call(doc(h), put({ name: "Recreated" }, { "if-none-match": "*" }))).status).toBe(200);
     // Five concurrent creators of a fresh key: exactly one wins.
     const fresh = host("create-race");
-    const statuses = (await Promise.all([0, 1, 2, 3, 4].map((i) => call(doc(fresh), put({ name: `Creator ${i}` }, { "if-none-match": "*" }))))).map((r) => r.status);
+    const statuses = (
+      await Promise.all([0, 1, 2, 3, 4].map((i) => call(doc(fresh), put({ name: `Creator ${i}` }, { "if-none-match": "*" }))))
+    ).map((r) => r.status);
     expect([count(statuses, 200), count(statuses, 412)]).toEqual([1, 4]);
     expect(await kvDocument(fresh)).toEqual({ name: `Creator ${statuses.indexOf(200)}` });
   });
@@ -102,7 +104,9 @@ describe("document versions and ETags", () => {
     for (let round = 0; round < 5; round++) {
       const h = host(`race${round}`);
       const base = (await call(doc(h), put({ name: "Base" }))).headers.get("etag")!;
-      const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => call(doc(h), put({ name: `Racer ${i}` }, { "if-match": base }))));
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => call(doc(h), put({ name: `Racer ${i}` }, { "if-match": base }))),
+      );
       const statuses = responses.map((r) => r.status);
       expect([count(statuses, 200), count(statuses, 412)], `round ${round}: ${statuses}`).toEqual([1, 9]);
       const winner = statuses.indexOf(200);
@@ -120,7 +124,9 @@ describe("document versions and ETags", () => {
     const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => call(doc(h), put({ name: `Writer ${i}` }))));
     expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
     const written = (await Promise.all(responses.map((r) => r.json()))) as Written[];
-    const byVersion = written.map((w, i) => ({ version: Number(/^"(\d+)-/.exec(w.etag)![1]), name: `Writer ${i}` })).sort((a, b) => a.version - b.version);
+    const byVersion = written
+      .map((w, i) => ({ version: Number(/^"(\d+)-/.exec(w.etag)![1]), name: `Writer ${i}` }))
+      .sort((a, b) => a.version - b.version);
     expect(byVersion.map((w) => w.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(await kvDocument(h)).toEqual({ name: byVersion[9]!.name });
     expect((await current(call, h)).body).toEqual({ name: byVersion[9]!.name });
@@ -139,7 +145,10 @@ describe("document versions and ETags", () => {
     expect((await versions(call, h)).map((v) => v.origin)).toEqual(["rollback", "rollback", "put", "put"]);
     const e4 = (await current(call, h)).etag!;
     expect(e4).not.toBe(b);
-    const guarded = await Promise.all([call(`${doc(h)}/rollback`, rollback({ "if-match": e4 })), call(`${doc(h)}/rollback`, rollback({ "if-match": e4 }))]);
+    const guarded = await Promise.all([
+      call(`${doc(h)}/rollback`, rollback({ "if-match": e4 })),
+      call(`${doc(h)}/rollback`, rollback({ "if-match": e4 })),
+    ]);
     expect(guarded.map((r) => r.status).sort()).toEqual([200, 412]);
     expect(await kvDocument(h)).toEqual({ name: "A" });
     expect(await cardName(call, h)).toBe("A");
@@ -196,7 +205,9 @@ describe("KV failures", () => {
     for (const init of [put({ name: "Never" }), put({ name: "Never" }, { "if-match": intact }), del(), del({ "if-match": intact })]) {
       const response = await call(doc(h), init);
       expect(response.status).toBe(503);
-      expect(((await response.json()) as { error: { message: string } }).error.message).toBe("The KV write failed; the current document is unchanged");
+      expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+        "The KV write failed; the current document is unchanged",
+      );
     }
     expect((await call(`${doc(h)}/rollback`, rollback())).status).toBe(503);
     expect(await kvDocument(h)).toEqual({ name: "Intact" });
@@ -217,7 +228,9 @@ describe("KV failures", () => {
     const [old] = (await versions(call, h)).slice(-1);
     const getWithMetadata = kv.getWithMetadata.bind(kv);
     vi.spyOn(kv, "getWithMetadata").mockImplementation((async (k: string, ...rest: never[]) =>
-      k === h ? { value: JSON.stringify({ name: "Old" }), metadata: { etag: old!.etag }, cacheStatus: null } : getWithMetadata(k, ...rest)) as never);
+      k === h
+        ? { value: JSON.stringify({ name: "Old" }), metadata: { etag: old!.etag }, cacheStatus: null }
+        : getWithMetadata(k, ...rest)) as never);
     expect(await current(call, h)).toEqual({ status: 200, etag: latest, body: { name: "New" } });
     expect((await versions(call, h)).length).toBe(2);
   });

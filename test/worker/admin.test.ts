@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import bundled from "../../skills.json";
-import { adminWorker as worker, cardName, kv, put, TOKEN, useHosts, type Written } from "../support/admin";
+import { cardName, kv, put, TOKEN, useHosts, type Written, adminWorker as worker } from "../support/admin";
 import { CARD, fakeOrigin } from "../support/worker";
 
 const { host, used } = useHosts();
@@ -57,7 +57,9 @@ describe("admin API", () => {
     }
     expect(JSON.parse((await kv.get(h))!)).toEqual({ name: "Before" });
     // Nothing written: the log holds only what it adopted from KV (on its first read).
-    const { versions } = (await (await call(`https://x.example.com/_admin/documents/${h}/versions`)).json()) as { versions: { origin: string }[] };
+    const { versions } = (await (await call(`https://x.example.com/_admin/documents/${h}/versions`)).json()) as {
+      versions: { origin: string }[];
+    };
     expect(versions.map((v) => v.origin)).toEqual(["adopted"]);
   });
 
@@ -128,13 +130,21 @@ describe("admin API", () => {
       if (new URL(req.url).host === "gone.registry.example") return new Response("no", { status: 410 });
       return new Response("ok");
     });
-    const call = worker({ REGISTRY_WEBHOOKS: "https://registry.example/hook,https://flaky.registry.example/h,https://gone.registry.example/h" }, registries);
+    const call = worker(
+      { REGISTRY_WEBHOOKS: "https://registry.example/hook,https://flaky.registry.example/h,https://gone.registry.example/h" },
+      registries,
+    );
     const h = host("hooked");
     await call(`https://x.example.com/_admin/documents/${h}`, put({ name: "Hooked Agent" }));
     const hosts = registries.requests.map((r) => new URL(r.url).host).sort();
     expect(hosts).toEqual(["flaky.registry.example", "flaky.registry.example", "gone.registry.example", "registry.example"]);
     const event = JSON.parse(new TextDecoder().decode(registries.bodies[0]));
-    expect(event).toMatchObject({ type: "agent-card.updated", host: h, action: "put", card: { name: "Hooked Agent", url: `https://${h}/` } });
+    expect(event).toMatchObject({
+      type: "agent-card.updated",
+      host: h,
+      action: "put",
+      card: { name: "Hooked Agent", url: `https://${h}/` },
+    });
   });
 });
 

@@ -4,10 +4,10 @@ import type { HybridAgentCard } from "../../src/a2a/hybrid";
 import type * as v1 from "../../src/a2a/v1";
 import type * as v03 from "../../src/a2a/v03";
 import { buildCard, type CardEndpoint } from "../../src/card/build-card";
-import { joinUrl } from "../../src/http/urls";
 import { skillIdFromName } from "../../src/card/skills";
 import { type CardSource, parseCardSource } from "../../src/card/source";
 import { CARD_VARIANTS } from "../../src/card/variant";
+import { joinUrl } from "../../src/http/urls";
 import kitchenSink from "../fixtures/kitchen-sink.json";
 import { nullPaths, schemaErrors } from "../support/schemas";
 

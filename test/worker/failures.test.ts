@@ -2,7 +2,7 @@
 // row is well-formed, and every failure the JSON-RPC path produces reaches the
 // client as that row says (status, code, reason), through the real worker.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { failure, FAILURES, STATUS_NAMES, type FailureReason } from "../../src/errors/failures";
+import { FAILURES, type FailureReason, failure, STATUS_NAMES } from "../../src/errors/failures";
 import { httpFailureResponse, rpcFailureResponse } from "../../src/errors/responses";
 import { callVia, fakeOrigin, makeEnv } from "../support/worker";
 
@@ -26,10 +26,19 @@ describe("the failure table", () => {
       error: {
         code: -32009,
         message: "Protocol version not supported: this agent serves 1.0",
-        data: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "VERSION_NOT_SUPPORTED", domain: "a2a-protocol.org", metadata: { supportedVersions: "1.0" } }],
+        data: [
+          {
+            "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+            reason: "VERSION_NOT_SUPPORTED",
+            domain: "a2a-protocol.org",
+            metadata: { supportedVersions: "1.0" },
+          },
+        ],
       },
     });
-    const http = httpFailureResponse(failure("INVALID_DOCUMENT", "nothing was written", { violations: [{ path: "name", message: "required" }] }));
+    const http = httpFailureResponse(
+      failure("INVALID_DOCUMENT", "nothing was written", { violations: [{ path: "name", message: "required" }] }),
+    );
     expect(http.status).toBe(422);
     expect(await http.json()).toEqual({
       error: {
@@ -46,21 +55,49 @@ describe("the failure table", () => {
 });
 
 const PUBLIC = "https://agents.example.com/";
-const rpc = (body: string | Uint8Array, headers: Record<string, string> = {}): RequestInit => ({ method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+const rpc = (body: string | Uint8Array, headers: Record<string, string> = {}): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json", ...headers },
+  body,
+});
 const call = (method: string, id: unknown = 1) => JSON.stringify({ jsonrpc: "2.0", id, method, params: {} });
 
 const CASES: Array<[string, () => Response | Promise<Response>, RequestInit, Record<string, unknown>, FailureReason]> = [
-  ["a body over MAX_BODY_BYTES", () => Response.json({}), rpc(call("GetTask").padEnd(200, " ")), { MAX_BODY_BYTES: "100" }, "PAYLOAD_TOO_LARGE"],
+  [
+    "a body over MAX_BODY_BYTES",
+    () => Response.json({}),
+    rpc(call("GetTask").padEnd(200, " ")),
+    { MAX_BODY_BYTES: "100" },
+    "PAYLOAD_TOO_LARGE",
+  ],
   ["another content type", () => Response.json({}), rpc(call("GetTask"), { "content-type": "text/plain" }), {}, "UNSUPPORTED_MEDIA_TYPE"],
   ["broken JSON", () => Response.json({}), rpc("{ nope"), {}, "PARSE_ERROR"],
   ["a batch", () => Response.json({}), rpc(`[${call("GetTask")}]`), {}, "INVALID_REQUEST"],
-  ["a method outside METHOD_ALLOWLIST", () => Response.json({}), rpc(call("CancelTask")), { METHOD_ALLOWLIST: "GetTask" }, "METHOD_NOT_FOUND"],
-  ["a version the edge does not serve", () => Response.json({}), rpc(call("message/send")), { PROTOCOL_VERSIONS: "1.0" }, "VERSION_NOT_SUPPORTED"],
+  [
+    "a method outside METHOD_ALLOWLIST",
+    () => Response.json({}),
+    rpc(call("CancelTask")),
+    { METHOD_ALLOWLIST: "GetTask" },
+    "METHOD_NOT_FOUND",
+  ],
+  [
+    "a version the edge does not serve",
+    () => Response.json({}),
+    rpc(call("message/send")),
+    { PROTOCOL_VERSIONS: "1.0" },
+    "VERSION_NOT_SUPPORTED",
+  ],
   ["no origin", () => Response.json({}), rpc(call("GetTask")), { ORIGIN_URL: undefined }, "ORIGIN_NOT_CONFIGURED"],
   ["an unreachable origin", () => Promise.reject(new TypeError("connect")), rpc(call("GetTask")), {}, "ORIGIN_UNREACHABLE"],
   ["an origin's 500", () => new Response("<h1>down</h1>", { status: 500 }), rpc(call("GetTask")), {}, "ORIGIN_ERROR"],
   ["an origin's redirect", () => Response.json({}, { status: 302 }), rpc(call("GetTask")), {}, "ORIGIN_INVALID_RESPONSE"],
-  ["an origin's HTML", () => new Response("<html/>", { headers: { "content-type": "text/html" } }), rpc(call("GetTask")), {}, "ORIGIN_INVALID_RESPONSE"],
+  [
+    "an origin's HTML",
+    () => new Response("<html/>", { headers: { "content-type": "text/html" } }),
+    rpc(call("GetTask")),
+    {},
+    "ORIGIN_INVALID_RESPONSE",
+  ],
 ];
 
 describe("failures of the JSON-RPC path, as the table says", () => {

@@ -4,12 +4,12 @@
 // raw-socket side of the same holes is in test/node/edge-sockets.test.ts.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildCard } from "../../src/card/build-card";
-import { CARD_VARIANTS } from "../../src/card/variant";
 import { parseCardSource, parseCardSourceText } from "../../src/card/source";
+import { CARD_VARIANTS } from "../../src/card/variant";
 import { exceedsDepth, hasDuplicateKey } from "../../src/json";
 import { requestVersion } from "../../src/rpc/version";
 import { schemaErrors } from "../support/schemas";
-import { call, callVia, CARD, fakeOrigin, LEGACY, makeEnv } from "../support/worker";
+import { CARD, call, callVia, fakeOrigin, LEGACY, makeEnv } from "../support/worker";
 
 const PUBLIC = "https://agents.example.com";
 const PRIVATE = "http://10.1.2.3:8080";
@@ -22,8 +22,12 @@ const rpc = (body: unknown, headers: Record<string, string> = {}): RequestInit =
   body: typeof body === "string" ? body : JSON.stringify(body),
 });
 const json = (value: unknown, init: ResponseInit = {}) =>
-  new Response(JSON.stringify(value), { ...init, headers: { "content-type": "application/json", ...(init.headers as Record<string, string>) } });
-const okOrigin = () => fakeOrigin(async (req) => json({ jsonrpc: "2.0", id: ((await req.clone().json()) as { id: unknown }).id, result: { ok: true } }));
+  new Response(JSON.stringify(value), {
+    ...init,
+    headers: { "content-type": "application/json", ...(init.headers as Record<string, string>) },
+  });
+const okOrigin = () =>
+  fakeOrigin(async (req) => json({ jsonrpc: "2.0", id: ((await req.clone().json()) as { id: unknown }).id, result: { ok: true } }));
 const env = (overrides: Record<string, unknown> = {}) => makeEnv({ ORIGIN_URL: `${PRIVATE}/rpc`, ...overrides });
 
 /** `{"a":{"a":...{"a":1}}}`, `depth` objects deep, as text (JSON.stringify of it would recurse). */
@@ -63,7 +67,10 @@ describe("deeply nested documents and replies", () => {
 
   it("answers a 5,000-level GetExtendedAgentCard reply with a JSON-RPC envelope carrying the id", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
-    const origin = fakeOrigin(() => new Response(`{"jsonrpc":"2.0","id":"deep","result":${nestedText(5_000)}}`, { headers: { "content-type": "application/json" } }));
+    const origin = fakeOrigin(
+      () =>
+        new Response(`{"jsonrpc":"2.0","id":"deep","result":${nestedText(5_000)}}`, { headers: { "content-type": "application/json" } }),
+    );
     const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: "deep", method: "GetExtendedAgentCard" }), env());
     expect(response.status).toBe(502);
     expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: "deep", error: { code: -32603 } });
@@ -104,11 +111,22 @@ describe("response headers", () => {
     const origin = fakeOrigin(() =>
       json(
         { jsonrpc: "2.0", id: 1, result: {} },
-        { headers: { "cache-control": "private, SUPERSECRET-origin-token-123", "content-language": "HTTP://LOCALHOST:32100", "retry-after": "5" } },
+        {
+          headers: {
+            "cache-control": "private, SUPERSECRET-origin-token-123",
+            "content-language": "HTTP://LOCALHOST:32100",
+            "retry-after": "5",
+          },
+        },
       ),
     );
     const headers = JSON.stringify({ Authorization: "Bearer supersecret-ORIGIN-token-123" });
-    const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }), makeEnv({ ORIGIN_URL: "http://localhost:32100/", ORIGIN_HEADERS: headers }));
+    const response = await callVia(
+      origin,
+      `${PUBLIC}/`,
+      rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }),
+      makeEnv({ ORIGIN_URL: "http://localhost:32100/", ORIGIN_HEADERS: headers }),
+    );
     expect(response.headers.get("cache-control")).toBeNull();
     expect(response.headers.get("content-language")).toBeNull();
     expect(response.headers.get("retry-after")).toBe("5");
@@ -180,8 +198,15 @@ describe("cards that tell the truth to every client", () => {
 
   it("serves the 1.0 card on every variant and path when 0.3 is not served", async () => {
     const workerEnv = env({ PROTOCOL_VERSIONS: "1.0" });
-    for (const [path, version] of [[CARD, undefined], [CARD, "0.3"], [CARD, "1.0"], [LEGACY, undefined]] as const) {
-      const card = (await (await call(`${PUBLIC}${path}`, { headers: version ? { "A2A-Version": version } : {} }, workerEnv)).json()) as Record<string, unknown>;
+    for (const [path, version] of [
+      [CARD, undefined],
+      [CARD, "0.3"],
+      [CARD, "1.0"],
+      [LEGACY, undefined],
+    ] as const) {
+      const card = (await (
+        await call(`${PUBLIC}${path}`, { headers: version ? { "A2A-Version": version } : {} }, workerEnv)
+      ).json()) as Record<string, unknown>;
       expect(card).not.toHaveProperty("url");
       expect(card).not.toHaveProperty("protocolVersion");
       expect(schemaErrors.v1Card(card)).toEqual([]);
@@ -198,14 +223,24 @@ describe("cards that tell the truth to every client", () => {
       [{ "A2A-Version": "garbage" }, "SendMessage"],
     ] as const) {
       const origin = okOrigin();
-      const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 9, method, params: {} }, headers), env({ PROTOCOL_VERSIONS: "1.0" }));
+      const response = await callVia(
+        origin,
+        `${PUBLIC}/`,
+        rpc({ jsonrpc: "2.0", id: 9, method, params: {} }, headers),
+        env({ PROTOCOL_VERSIONS: "1.0" }),
+      );
       const body = (await response.json()) as { error: { code: number; data: { metadata: Record<string, string> }[] } };
       expect(body).toMatchObject({ jsonrpc: "2.0", id: 9, error: { code: -32009 } });
       expect(body.error.data[0]!.metadata.supportedVersions).toBe("1.0");
       expect(origin.requests).toHaveLength(0);
     }
     const served = okOrigin();
-    await callVia(served, `${PUBLIC}/?A2A-Version=1.0`, rpc({ jsonrpc: "2.0", id: 1, method: "message/send" }), env({ PROTOCOL_VERSIONS: "1.0" }));
+    await callVia(
+      served,
+      `${PUBLIC}/?A2A-Version=1.0`,
+      rpc({ jsonrpc: "2.0", id: 1, method: "message/send" }),
+      env({ PROTOCOL_VERSIONS: "1.0" }),
+    );
     await callVia(served, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method: "SendMessage" }), env({ PROTOCOL_VERSIONS: "1.0" }));
     expect(served.requests).toHaveLength(2);
   });

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { runtimeFor } from "../../src/runtime";
 import bundled from "../../skills.json";
-import { call, CARD, makeEnv } from "../support/worker";
+import { runtimeFor } from "../../src/runtime";
+import { CARD, call, makeEnv } from "../support/worker";
 
 const kv = env.SKILLS;
 const written: string[] = [];
@@ -50,7 +50,11 @@ describe("card data from KV", () => {
   it("keys by the public host (PUBLIC_BASE_URL, trusted X-Forwarded-Host)", async () => {
     await put("public.example.org", { name: "Public Agent" });
     expect(await cardName("internal.local", makeEnv({ PUBLIC_BASE_URL: "https://public.example.org" }))).toBe("Public Agent");
-    const response = await call("https://internal.local" + CARD, { headers: { "X-Forwarded-Host": "public.example.org" } }, makeEnv({ TRUST_FORWARDED_HEADERS: "true" }));
+    const response = await call(
+      `https://internal.local${CARD}`,
+      { headers: { "X-Forwarded-Host": "public.example.org" } },
+      makeEnv({ TRUST_FORWARDED_HEADERS: "true" }),
+    );
     expect(((await response.json()) as { name: string }).name).toBe("Public Agent");
   });
 
@@ -141,7 +145,9 @@ describe("caching in the isolate", () => {
     expect(digest).toHaveBeenCalledTimes(3);
     const runtime = runtimeFor(workerEnv);
     const source = await runtime.cards.store.lookup("memo.example.com");
-    expect(runtime.cards.card(source, "https://memo.example.com", "hybrid")).toBe(runtime.cards.card(source, "https://memo.example.com", "hybrid"));
+    expect(runtime.cards.card(source, "https://memo.example.com", "hybrid")).toBe(
+      runtime.cards.card(source, "https://memo.example.com", "hybrid"),
+    );
   });
 
   it("keeps the memoized card when a KV value is re-read unchanged", async () => {

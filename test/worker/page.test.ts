@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, CARD, makeEnv } from "../support/worker";
+import { CARD, call, makeEnv } from "../support/worker";
 
 const HTML = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
 
@@ -19,7 +19,17 @@ describe("the human view", () => {
 
   it("shows skills with tags and examples, interfaces, security and signature status", async () => {
     const html = await (await call("https://agents.example.com/", { headers: HTML })).text();
-    for (const text of ["Flight search", "Politique de voyage (FAQ)", "<li>flights</li>", "Find a direct flight from SFO to JFK", "https://agents.example.com/</code>", "HTTP bearer (JWT)", "OAuth 2.0 (clientCredentials)", "This card is not signed.", "Acme Corp"]) {
+    for (const text of [
+      "Flight search",
+      "Politique de voyage (FAQ)",
+      "<li>flights</li>",
+      "Find a direct flight from SFO to JFK",
+      "https://agents.example.com/</code>",
+      "HTTP bearer (JWT)",
+      "OAuth 2.0 (clientCredentials)",
+      "This card is not signed.",
+      "Acme Corp",
+    ]) {
       expect(html).toContain(text);
     }
   });
@@ -32,7 +42,11 @@ describe("the human view", () => {
   });
 
   it("escapes document text and forbids scripts with its CSP", async () => {
-    const doc = { name: "<script>alert(1)</script>", description: '"><img src=x onerror=alert(1)>', skills: [{ name: "</h3><script>x</script>", tags: ["<b>"] }] };
+    const doc = {
+      name: "<script>alert(1)</script>",
+      description: '"><img src=x onerror=alert(1)>',
+      skills: [{ name: "</h3><script>x</script>", tags: ["<b>"] }],
+    };
     const kv = { get: async () => JSON.stringify(doc) } as unknown as KVNamespace;
     const response = await call("https://evil.example.com/", { headers: HTML }, makeEnv({ SKILLS: kv }));
     const html = await response.text();
@@ -45,10 +59,14 @@ describe("the human view", () => {
   it("quotes the copyable command for a shell and never takes a forwarded prefix outside URL path characters", async () => {
     const trusted = makeEnv({ TRUST_FORWARDED_HEADERS: "true" });
     for (const prefix of ["/$(id)", "/a;b", "/`id`", "/'x'", "/a b", "/%zz", "/a/../b"]) {
-      const html = await (await call("https://agents.example.com/", { headers: { ...HTML, "X-Forwarded-Prefix": prefix } }, trusted)).text();
+      const html = await (
+        await call("https://agents.example.com/", { headers: { ...HTML, "X-Forwarded-Prefix": prefix } }, trusted)
+      ).text();
       expect(html).toContain("curl -s &#39;https://agents.example.com/.well-known/agent-card.json&#39;");
     }
-    const html = await (await call("https://agents.example.com/", { headers: { ...HTML, "X-Forwarded-Prefix": "/team-a/%7Ex" } }, trusted)).text();
+    const html = await (
+      await call("https://agents.example.com/", { headers: { ...HTML, "X-Forwarded-Prefix": "/team-a/%7Ex" } }, trusted)
+    ).text();
     expect(html).toContain("curl -s &#39;https://agents.example.com/team-a/%7Ex/.well-known/agent-card.json&#39;");
   });
 
@@ -56,7 +74,9 @@ describe("the human view", () => {
     const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
     const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
     const key = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d, kid: "page-key" });
-    const html = await (await call("https://agents.example.com/", { headers: HTML }, makeEnv({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" }))).text();
+    const html = await (
+      await call("https://agents.example.com/", { headers: HTML }, makeEnv({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" }))
+    ).text();
     expect(html).toContain("<strong>EdDSA</strong> key <code>page-key</code>");
     expect(html).toContain("https://agents.example.com/.well-known/jwks.json");
   });
@@ -65,7 +85,9 @@ describe("the human view", () => {
     const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
     const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
     const key = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d, kid: "clé-ключ" });
-    const html = await (await call("https://agents.example.com/", { headers: HTML }, makeEnv({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" }))).text();
+    const html = await (
+      await call("https://agents.example.com/", { headers: HTML }, makeEnv({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" }))
+    ).text();
     expect(html).toContain("key <code>clé-ключ</code>");
   });
 });

@@ -1,9 +1,9 @@
+import { createExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import bundled from "../../skills.json";
-import { schemaErrors } from "../support/schemas";
-import { callVia, CARD, fakeOrigin, makeEnv } from "../support/worker";
 import { createWorker } from "../../src/app";
-import { createExecutionContext } from "cloudflare:test";
+import { schemaErrors } from "../support/schemas";
+import { CARD, callVia, fakeOrigin, makeEnv } from "../support/worker";
 
 const PRIVATE = "http://10.9.8.7:9000";
 const originCard = {
@@ -18,11 +18,16 @@ const originCard = {
     { url: `${PRIVATE}/`, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
   ],
   capabilities: { streaming: true, extendedAgentCard: true },
-  securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "bearer" } }, key: { apiKeySecurityScheme: { location: "header", name: "X-Key" } } },
+  securitySchemes: {
+    bearer: { httpAuthSecurityScheme: { scheme: "bearer" } },
+    key: { apiKeySecurityScheme: { location: "header", name: "X-Key" } },
+  },
   securityRequirements: [{ schemes: { bearer: {} } }],
   defaultInputModes: ["text/plain"],
   defaultOutputModes: ["text/plain"],
-  skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["echo"], securityRequirements: [{ schemes: { key: { list: ["read"] } } }] }],
+  skills: [
+    { id: "echo", name: "Echo", description: "Echoes", tags: ["echo"], securityRequirements: [{ schemes: { key: { list: ["read"] } } }] },
+  ],
   signatures: [{ protected: "e30", signature: "AA" }],
 };
 
@@ -33,7 +38,12 @@ function cardOrigin(respond: (req: Request) => Response | Promise<Response>) {
 }
 
 const env = (overrides: Record<string, unknown> = {}) =>
-  makeEnv({ ORIGIN_URL: `${PRIVATE}/`, CARD_SOURCE: "origin", ORIGIN_HEADERS: '{"Authorization":"Bearer origin-only-secret"}', ...overrides });
+  makeEnv({
+    ORIGIN_URL: `${PRIVATE}/`,
+    CARD_SOURCE: "origin",
+    ORIGIN_HEADERS: '{"Authorization":"Bearer origin-only-secret"}',
+    ...overrides,
+  });
 
 describe("passthrough card mode", () => {
   it("fetches the origin's card with its credentials and serves every variant with public URLs", async () => {
@@ -53,7 +63,9 @@ describe("passthrough card mode", () => {
       expect(card.documentationUrl).toBe("https://agents.example.com/docs");
       expect(card).not.toHaveProperty("signatures");
     }
-    const v1 = (await (await callVia(origin, `https://agents.example.com${CARD}`, { headers: { "A2A-Version": "1.0" } }, workerEnv)).json()) as any;
+    const v1 = (await (
+      await callVia(origin, `https://agents.example.com${CARD}`, { headers: { "A2A-Version": "1.0" } }, workerEnv)
+    ).json()) as any;
     expect(v1.supportedInterfaces).toEqual([
       { url: "https://agents.example.com/", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
       { url: "https://agents.example.com/", protocolBinding: "JSONRPC", protocolVersion: "0.3" },
@@ -109,7 +121,10 @@ describe("passthrough card mode", () => {
     const origin = cardOrigin(() => (up ? Response.json(originCard) : Promise.reject(new TypeError("down"))));
     const workerEnv = env({ ORIGIN_CARD_TTL: "5" });
     const worker = createWorker({ fetch: origin.fetch });
-    const get = async () => (await (await worker.fetch!(new Request(`https://agents.example.com${CARD}`) as any, workerEnv, createExecutionContext())).json()) as any;
+    const get = async () =>
+      (await (
+        await worker.fetch!(new Request(`https://agents.example.com${CARD}`) as any, workerEnv, createExecutionContext())
+      ).json()) as any;
     expect((await get()).name).toBe("Private Origin Agent");
     up = false;
     vi.advanceTimersByTime(6_000);
@@ -120,10 +135,21 @@ describe("passthrough card mode", () => {
   it("answers from the held card at once while the origin revalidates, even if it hangs", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     let hang = false;
-    const origin = cardOrigin((req) => (hang ? new Promise<Response>((_r, reject) => req.signal.addEventListener("abort", () => reject(new Error("aborted")))) : Response.json(originCard)));
+    const origin = cardOrigin((req) =>
+      hang
+        ? new Promise<Response>((_r, reject) => req.signal.addEventListener("abort", () => reject(new Error("aborted"))))
+        : Response.json(originCard),
+    );
     const workerEnv = env({ ORIGIN_CARD_TTL: "5", ORIGIN_TIMEOUT_MS: "60000" });
     const worker = createWorker({ fetch: origin.fetch });
-    const get = async () => (await (await worker.fetch!(new Request(`https://agents.example.com${CARD}`) as any, workerEnv, { waitUntil() {}, passThroughOnException() {}, props: {} } as any)).json()) as any;
+    const get = async () =>
+      (await (
+        await worker.fetch!(new Request(`https://agents.example.com${CARD}`) as any, workerEnv, {
+          waitUntil() {},
+          passThroughOnException() {},
+          props: {},
+        } as any)
+      ).json()) as any;
     expect((await get()).name).toBe("Private Origin Agent");
     hang = true;
     vi.advanceTimersByTime(6_000);
@@ -133,7 +159,12 @@ describe("passthrough card mode", () => {
   });
 
   it("never publishes the address the origin advertises for itself", async () => {
-    const advertised = { ...originCard, supportedInterfaces: [{ url: "http://agent.svc.cluster.local:8080/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }], documentationUrl: "HTTP://Agent.SVC.cluster.local:8080/docs", iconUrl: "http://agent.svc.cluster.local:8080/icon.png" };
+    const advertised = {
+      ...originCard,
+      supportedInterfaces: [{ url: "http://agent.svc.cluster.local:8080/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+      documentationUrl: "HTTP://Agent.SVC.cluster.local:8080/docs",
+      iconUrl: "http://agent.svc.cluster.local:8080/icon.png",
+    };
     const origin = cardOrigin(() => Response.json(advertised));
     for (const headers of [{ "A2A-Version": "1.0" }, {}, { accept: "text/html" }] as Record<string, string>[]) {
       const text = await (await callVia(origin, `https://agents.example.com${CARD}`, { headers }, env())).text();
@@ -142,7 +173,12 @@ describe("passthrough card mode", () => {
   });
 
   it("refuses CARD_SOURCE=origin without an origin", async () => {
-    const response = await callVia(cardOrigin(() => Response.json({})), `https://agents.example.com${CARD}`, {}, makeEnv({ CARD_SOURCE: "origin" }));
+    const response = await callVia(
+      cardOrigin(() => Response.json({})),
+      `https://agents.example.com${CARD}`,
+      {},
+      makeEnv({ CARD_SOURCE: "origin" }),
+    );
     expect(response.status).toBe(500);
     expect(await response.text()).toContain("CARD_SOURCE");
   });

@@ -5,28 +5,28 @@
 // are attached to each test as an annotation: `--reporter=verbose` prints them).
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { buildCard } from "../../src/card/build-card";
-import { CARD_VARIANTS } from "../../src/card/variant";
-import { parseCardSource } from "../../src/card/source";
-import { CONFIG_VARIABLES, parseConfig } from "../../src/config";
-import { validateRpcRequest } from "../../src/rpc/validate";
-import { FAILURES } from "../../src/errors/failures";
 import bundled from "../../skills.json";
+import { buildCard } from "../../src/card/build-card";
+import { parseCardSource } from "../../src/card/source";
+import { CARD_VARIANTS } from "../../src/card/variant";
+import { CONFIG_VARIABLES, parseConfig } from "../../src/config";
+import { FAILURES } from "../../src/errors/failures";
+import { validateRpcRequest } from "../../src/rpc/validate";
 import {
   documentArb,
   documentFeatures,
   expectedVerdict,
   invalidUtf8Arb,
   mutatedDocumentArb,
+  type RpcCase,
   rpcCaseArb,
   rpcRequestArb,
   Tally,
-  withInvalidUtf8,
-  type RpcCase,
   type Verdict,
+  withInvalidUtf8,
 } from "../support/arbitraries";
 import { nullPaths, schemaErrors } from "../support/schemas";
-import { callVia, CARD, fakeOrigin, makeEnv } from "../support/worker";
+import { CARD, callVia, fakeOrigin, makeEnv } from "../support/worker";
 
 const RUNS = { numRuns: 150 };
 afterEach(() => vi.restoreAllMocks());
@@ -42,7 +42,11 @@ describe("documents", () => {
     fc.assert(
       fc.property(documentArb, hostname, fc.constantFrom("/", "/a2a", "/x/y"), (doc, host, rpcPath) => {
         const features = documentFeatures(doc);
-        tally.add(...Object.entries(features).filter(([, on]) => on).map(([name]) => `with ${name}`));
+        tally.add(
+          ...Object.entries(features)
+            .filter(([, on]) => on)
+            .map(([name]) => `with ${name}`),
+        );
         const parsed = parseCardSource(doc);
         if (!parsed.ok) throw new Error(`generated document rejected: ${JSON.stringify(parsed.issues)}`);
         for (const variant of CARD_VARIANTS) {
@@ -55,7 +59,8 @@ describe("documents", () => {
       RUNS,
     );
     await annotate(tally.toString(), "shares");
-    for (const feature of ["with skills", "with schemes", "with extensions"]) expect(tally.share(feature), tally.toString()).toBeGreaterThanOrEqual(MIN_ACCEPT_SHARE);
+    for (const feature of ["with skills", "with schemes", "with extensions"])
+      expect(tally.share(feature), tally.toString()).toBeGreaterThanOrEqual(MIN_ACCEPT_SHARE);
   });
 
   it("accepts valid documents, refuses each targeted defect at its path, and never throws on arbitrary JSON", async ({ annotate }) => {
@@ -63,18 +68,30 @@ describe("documents", () => {
     const input = fc.oneof(
       { weight: 5, arbitrary: documentArb.map((value) => ({ kind: "valid", value, path: undefined })) },
       { weight: 4, arbitrary: mutatedDocumentArb },
-      { weight: 1, arbitrary: fc.oneof(fc.jsonValue(), fc.object({ values: [fc.jsonValue()] })).map((value) => ({ kind: "arbitrary JSON", value, path: undefined })) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .oneof(fc.jsonValue(), fc.object({ values: [fc.jsonValue()] }))
+          .map((value) => ({ kind: "arbitrary JSON", value, path: undefined })),
+      },
     );
     fc.assert(
       fc.property(input, ({ kind, value, path }) => {
         const parsed = parseCardSource(value);
         const trivial = documentFeatures(value).trivial;
-        tally.add(kind === "valid" || kind === "arbitrary JSON" ? kind : "mutated", ...(parsed.ok ? [trivial ? "accepted {}" : "accepted non-trivial"] : []));
+        tally.add(
+          kind === "valid" || kind === "arbitrary JSON" ? kind : "mutated",
+          ...(parsed.ok ? [trivial ? "accepted {}" : "accepted non-trivial"] : []),
+        );
         if (kind === "valid") expect(parsed.ok, JSON.stringify(parsed)).toBe(true);
         if (path !== undefined) {
           // A mutation of a valid document: refused, and the issue names the defect.
           expect(parsed.ok, kind).toBe(false);
-          if (!parsed.ok) expect(parsed.issues.map((i) => i.path), kind).toContain(path);
+          if (!parsed.ok)
+            expect(
+              parsed.issues.map((i) => i.path),
+              kind,
+            ).toContain(path);
         }
         if (!parsed.ok) return;
         for (const variant of CARD_VARIANTS) {
@@ -112,12 +129,20 @@ describe("documents", () => {
 
   it("a valid document in KV is served (control for the fallback above)", async () => {
     await fc.assert(
-      fc.asyncProperty(documentArb.filter((d) => typeof d.name === "string"), async (doc) => {
-        const kv = { get: async () => JSON.stringify(doc) } as unknown as KVNamespace;
-        const response = await callVia(fakeOrigin(() => new Response("unused")), `https://victim.example.com${CARD}`, {}, makeEnv({ SKILLS: kv }));
-        expect(response.status).toBe(200);
-        expect(((await response.json()) as { name: string }).name).toBe(doc.name);
-      }),
+      fc.asyncProperty(
+        documentArb.filter((d) => typeof d.name === "string"),
+        async (doc) => {
+          const kv = { get: async () => JSON.stringify(doc) } as unknown as KVNamespace;
+          const response = await callVia(
+            fakeOrigin(() => new Response("unused")),
+            `https://victim.example.com${CARD}`,
+            {},
+            makeEnv({ SKILLS: kv }),
+          );
+          expect(response.status).toBe(200);
+          expect(((await response.json()) as { name: string }).name).toBe(doc.name);
+        },
+      ),
       { numRuns: 30 },
     );
   });
@@ -127,7 +152,10 @@ describe("configuration", () => {
   it("never throws on arbitrary strings or JSON values, and names the variable on error", () => {
     fc.assert(
       fc.property(
-        fc.dictionary(fc.constantFrom(...CONFIG_VARIABLES), fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: "binary", maxLength: 200 }), fc.jsonValue())),
+        fc.dictionary(
+          fc.constantFrom(...CONFIG_VARIABLES),
+          fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: "binary", maxLength: 200 }), fc.jsonValue()),
+        ),
         (env) => {
           const parsed = parseConfig(env);
           if (!parsed.ok) for (const issue of parsed.issues) expect(CONFIG_VARIABLES).toContain(issue.path);
@@ -156,7 +184,9 @@ function verdictOfBytes(body: Uint8Array): Verdict {
 }
 
 function verdictOf(result: ReturnType<typeof validateRpcRequest>): Verdict {
-  return result.ok ? { ok: true, id: result.id, method: result.method } : { ok: false, code: FAILURES[result.failure.reason].code as -32700, id: result.id };
+  return result.ok
+    ? { ok: true, id: result.id, method: result.method }
+    : { ok: false, code: FAILURES[result.failure.reason].code as -32700, id: result.id };
 }
 
 describe("the JSON-RPC validator", () => {
@@ -190,13 +220,17 @@ describe("the JSON-RPC validator", () => {
     ["10k levels of nesting", `{"jsonrpc":"2.0","id":1,"method":"m","params":${"[".repeat(10_000)}${"]".repeat(10_000)}}`, true],
     ["unbalanced 10k nesting", "[".repeat(10_000), false],
     ["a 2 MB string", `{"jsonrpc":"2.0","id":1,"method":"m","params":{"s":"${"x".repeat(2_000_000)}"}}`, true],
-    ["duplicate keys (refused: the origin's parser may keep the other one)", '{"jsonrpc":"1.0","jsonrpc":"2.0","id":1,"method":"a","method":"m"}', false],
+    [
+      "duplicate keys (refused: the origin's parser may keep the other one)",
+      '{"jsonrpc":"1.0","jsonrpc":"2.0","id":1,"method":"a","method":"m"}',
+      false,
+    ],
     ["id at the number edge", `{"jsonrpc":"2.0","id":${Number.MAX_SAFE_INTEGER}9,"method":"m"}`, true],
     ["an id that overflows to Infinity", '{"jsonrpc":"2.0","id":1e400,"method":"m"}', false],
     ["negative zero and exponents", '{"jsonrpc":"2.0","id":-0e-0,"method":"m","params":[1e308,-1e-324]}', true],
     ["a lone surrogate escape", '{"jsonrpc":"2.0","id":"\\ud800","method":"m"}', true],
     ["a NUL in the method", '{"jsonrpc":"2.0","id":1,"method":"m\\u0000"}', true],
-    ["a BOM", "\ufeff{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\"}", true],
+    ["a BOM", '\ufeff{"jsonrpc":"2.0","id":1,"method":"m"}', true],
   ])("handles %s", (_name, body, ok) => {
     expect(validateRpcRequest(bytes(body)).ok).toBe(ok);
   });
@@ -214,7 +248,9 @@ describe("the JSON-RPC validator", () => {
 });
 
 describe("the worker under hostile requests", () => {
-  it("forwards exactly the accepted bodies, byte for byte, and answers every other body with its JSON-RPC error, never 5xx", async ({ annotate }) => {
+  it("forwards exactly the accepted bodies, byte for byte, and answers every other body with its JSON-RPC error, never 5xx", async ({
+    annotate,
+  }) => {
     const MAX = 4096;
     const tally = new Tally();
     const origin = fakeOrigin(async (req) => {
@@ -225,13 +261,31 @@ describe("the worker under hostile requests", () => {
     const envs = new Map<string, Env>();
     const envFor = (allowlist: string[] | undefined) => {
       const key = allowlist?.join(",") ?? "";
-      if (!envs.has(key)) envs.set(key, makeEnv({ ORIGIN_URL: "http://10.0.0.1/", MAX_BODY_BYTES: String(MAX), ...(allowlist ? { METHOD_ALLOWLIST: key } : {}) }));
+      if (!envs.has(key))
+        envs.set(
+          key,
+          makeEnv({ ORIGIN_URL: "http://10.0.0.1/", MAX_BODY_BYTES: String(MAX), ...(allowlist ? { METHOD_ALLOWLIST: key } : {}) }),
+        );
       return envs.get(key)!;
     };
     const body = fc.oneof(
-      { weight: 3, arbitrary: rpcRequestArb.map((r): RpcCase => ({ kind: "well-formed", bytes: new TextEncoder().encode(JSON.stringify(r)), expected: { ok: true, id: r.id, method: r.method } })) },
+      {
+        weight: 3,
+        arbitrary: rpcRequestArb.map(
+          (r): RpcCase => ({
+            kind: "well-formed",
+            bytes: new TextEncoder().encode(JSON.stringify(r)),
+            expected: { ok: true, id: r.id, method: r.method },
+          }),
+        ),
+      },
       { weight: 6, arbitrary: rpcCaseArb },
-      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 6000 }).map((bytes): RpcCase => ({ kind: "random bytes", bytes, expected: verdictOfBytes(bytes) })) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .uint8Array({ maxLength: 6000 })
+          .map((bytes): RpcCase => ({ kind: "random bytes", bytes, expected: verdictOfBytes(bytes) })),
+      },
     );
     const contentType = fc.oneof(
       { weight: 9, arbitrary: fc.constantFrom("application/json", "application/json; charset=utf-8", "Application/JSON") },
@@ -240,7 +294,12 @@ describe("the worker under hostile requests", () => {
     await fc.assert(
       fc.asyncProperty(body, contentType, async (c, type) => {
         const before = origin.bodies.length;
-        const response = await callVia(origin, "https://agents.example.com/", { method: "POST", headers: { "content-type": type }, body: c.bytes }, envFor(c.allowlist));
+        const response = await callVia(
+          origin,
+          "https://agents.example.com/",
+          { method: "POST", headers: { "content-type": type }, body: c.bytes },
+          envFor(c.allowlist),
+        );
         const reply = (await response.json()) as { jsonrpc: string; id: unknown; result?: { bytes: number }; error?: { code: number } };
         expect(reply.jsonrpc).toBe("2.0");
         const forwarded = origin.bodies.slice(before);
@@ -278,10 +337,19 @@ describe("the worker under hostile requests", () => {
     const origin = fakeOrigin(() => new Response("unused"));
     const workerEnv = makeEnv();
     const baseline = await (await callVia(origin, `https://agents.example.com${CARD}`, {}, workerEnv)).text();
-    const headerValue = fc.oneof(fc.domain(), fc.string({ maxLength: 300 }).filter((s) => /^[\t\x20-\x7e]*$/.test(s)), fc.constant("x".repeat(8000)));
+    const headerValue = fc.oneof(
+      fc.domain(),
+      fc.string({ maxLength: 300 }).filter((s) => /^[\t\x20-\x7e]*$/.test(s)),
+      fc.constant("x".repeat(8000)),
+    );
     await fc.assert(
       fc.asyncProperty(headerValue, headerValue, headerValue, async (host, proto, forwarded) => {
-        const headers = { "X-Forwarded-Host": host, "X-Forwarded-Proto": proto, Forwarded: `host=${forwarded}`, "X-Forwarded-Prefix": `/${proto}` };
+        const headers = {
+          "X-Forwarded-Host": host,
+          "X-Forwarded-Proto": proto,
+          Forwarded: `host=${forwarded}`,
+          "X-Forwarded-Prefix": `/${proto}`,
+        };
         const response = await callVia(origin, `https://agents.example.com${CARD}`, { headers }, workerEnv);
         expect(await response.text()).toBe(baseline);
       }),
@@ -300,7 +368,11 @@ describe("the worker under hostile requests", () => {
         fc.asyncProperty(fc.oneof(fc.webUrl(), fc.constant(LISTED), fc.constant("null")), async (requestOrigin) => {
           const inits: RequestInit[] = [
             { headers: { Origin: requestOrigin, Cookie: "a=b" } },
-            { method: "POST", headers: { Origin: requestOrigin, "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"m"}' },
+            {
+              method: "POST",
+              headers: { Origin: requestOrigin, "content-type": "application/json" },
+              body: '{"jsonrpc":"2.0","id":1,"method":"m"}',
+            },
             { method: "OPTIONS", headers: { Origin: requestOrigin, "Access-Control-Request-Method": "POST" } },
           ];
           for (const init of inits) {

@@ -11,19 +11,28 @@ const ORIGIN_SECRET = "Bearer origin-secret-token-123";
 const env = (overrides: Record<string, unknown> = {}) => makeEnv({ ORIGIN_URL: `${PRIVATE}/rpc`, ...overrides });
 
 function rpc(body: unknown, headers: Record<string, string> = {}): RequestInit {
-  return { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) };
+  return {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  };
 }
 
 const json = (value: unknown, init: ResponseInit = {}) =>
-  new Response(JSON.stringify(value), { ...init, headers: { "content-type": "application/json", ...(init.headers as Record<string, string>) } });
+  new Response(JSON.stringify(value), {
+    ...init,
+    headers: { "content-type": "application/json", ...(init.headers as Record<string, string>) },
+  });
 
-const okOrigin = () => fakeOrigin(async (req) => json({ jsonrpc: "2.0", id: (await req.clone().json() as any).id, result: { ok: true } }));
+const okOrigin = () =>
+  fakeOrigin(async (req) => json({ jsonrpc: "2.0", id: ((await req.clone().json()) as any).id, result: { ok: true } }));
 
 let logs: string[] = [];
 afterEach(() => vi.restoreAllMocks());
 function captureLogs() {
   logs = [];
-  for (const level of ["log", "warn", "error"] as const) vi.spyOn(console, level).mockImplementation((line: string) => void logs.push(line));
+  for (const level of ["log", "warn", "error"] as const)
+    vi.spyOn(console, level).mockImplementation((line: string) => void logs.push(line));
 }
 
 describe("forwarding", () => {
@@ -45,19 +54,22 @@ describe("forwarding", () => {
     await callVia(
       origin,
       `${PUBLIC}/`,
-      rpc({ jsonrpc: "2.0", id: 1, method: "message/send", params: {} }, {
-        "A2A-Version": "0.3",
-        "A2A-Extensions": "https://ext.example/a",
-        "X-A2A-Extensions": "https://ext.example/b",
-        Authorization: "Bearer client-token",
-        Accept: "text/event-stream",
-        traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
-        Cookie: "session=secret",
-        "X-Internal-Debug": "1",
-        Connection: "keep-alive, X-Internal-Debug",
-        "X-Forwarded-For": "6.6.6.6",
-        "CF-Connecting-IP": "203.0.113.9",
-      }),
+      rpc(
+        { jsonrpc: "2.0", id: 1, method: "message/send", params: {} },
+        {
+          "A2A-Version": "0.3",
+          "A2A-Extensions": "https://ext.example/a",
+          "X-A2A-Extensions": "https://ext.example/b",
+          Authorization: "Bearer client-token",
+          Accept: "text/event-stream",
+          traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+          Cookie: "session=secret",
+          "X-Internal-Debug": "1",
+          Connection: "keep-alive, X-Internal-Debug",
+          "X-Forwarded-For": "6.6.6.6",
+          "CF-Connecting-IP": "203.0.113.9",
+        },
+      ),
       env(),
     );
     const sent = Object.fromEntries(origin.requests[0]!.headers);
@@ -83,8 +95,17 @@ describe("forwarding", () => {
         { headers: { "www-authenticate": `Bearer realm="x", error="${ORIGIN_SECRET}"`, "x-echo": ORIGIN_SECRET, "set-cookie": "a=b" } },
       ),
     );
-    const headers = JSON.stringify({ Authorization: ORIGIN_SECRET, "CF-Access-Client-Id": "id.access", "CF-Access-Client-Secret": "s3cr3t-access-secret" });
-    const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }, { Authorization: "Bearer client" }), env({ ORIGIN_HEADERS: headers }));
+    const headers = JSON.stringify({
+      Authorization: ORIGIN_SECRET,
+      "CF-Access-Client-Id": "id.access",
+      "CF-Access-Client-Secret": "s3cr3t-access-secret",
+    });
+    const response = await callVia(
+      origin,
+      `${PUBLIC}/`,
+      rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }, { Authorization: "Bearer client" }),
+      env({ ORIGIN_HEADERS: headers }),
+    );
     const sent = origin.requests[0]!.headers;
     expect(sent.get("authorization")).toBe(ORIGIN_SECRET);
     expect(sent.get("cf-access-client-id")).toBe("id.access");
@@ -96,14 +117,30 @@ describe("forwarding", () => {
 
   it("keeps the client's Authorization when ORIGIN_HEADERS does not set one", async () => {
     const origin = okOrigin();
-    await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }, { Authorization: "Bearer client" }), env({ ORIGIN_HEADERS: '{"X-Api-Key":"k-123456789"}' }));
+    await callVia(
+      origin,
+      `${PUBLIC}/`,
+      rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }, { Authorization: "Bearer client" }),
+      env({ ORIGIN_HEADERS: '{"X-Api-Key":"k-123456789"}' }),
+    );
     expect(origin.requests[0]!.headers.get("authorization")).toBe("Bearer client");
     expect(origin.requests[0]!.headers.get("x-api-key")).toBe("k-123456789");
   });
 
   it("returns only allowlisted response headers, without the private address", async () => {
     const origin = fakeOrigin(() =>
-      json({ jsonrpc: "2.0", id: 1, result: {} }, { headers: { location: `${PRIVATE}/x`, "content-location": `${PRIVATE}/y`, "x-powered-by": "express", "retry-after": "5", "www-authenticate": `Bearer realm="${PRIVATE}"` } }),
+      json(
+        { jsonrpc: "2.0", id: 1, result: {} },
+        {
+          headers: {
+            location: `${PRIVATE}/x`,
+            "content-location": `${PRIVATE}/y`,
+            "x-powered-by": "express",
+            "retry-after": "5",
+            "www-authenticate": `Bearer realm="${PRIVATE}"`,
+          },
+        },
+      ),
     );
     const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }), env());
     expect(response.headers.get("retry-after")).toBe("5");
@@ -122,25 +159,43 @@ describe("forwarding", () => {
       expect(origin.requests).toHaveLength(1);
     }
     const elsewhere = okOrigin();
-    expect((await callVia(elsewhere, `${PUBLIC}/other`, rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }), env({ RPC_PATH: rpcPath }))).status).toBe(404);
+    expect(
+      (await callVia(elsewhere, `${PUBLIC}/other`, rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }), env({ RPC_PATH: rpcPath }))).status,
+    ).toBe(404);
     expect(elsewhere.requests).toHaveLength(0);
   });
 
-  it.each(["SendMessage", "SendStreamingMessage", "GetTask", "CancelTask", "SubscribeToTask", "ListTasks", "message/send", "message/stream", "tasks/get", "tasks/cancel", "tasks/resubscribe", "tasks/pushNotificationConfig/set"])(
-    "passes the %s method",
-    async (method) => {
-      const origin = okOrigin();
-      const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: "x", method, params: {} }), env());
-      expect(((await response.json()) as any).result).toEqual({ ok: true });
-    },
-  );
+  it.each([
+    "SendMessage",
+    "SendStreamingMessage",
+    "GetTask",
+    "CancelTask",
+    "SubscribeToTask",
+    "ListTasks",
+    "message/send",
+    "message/stream",
+    "tasks/get",
+    "tasks/cancel",
+    "tasks/resubscribe",
+    "tasks/pushNotificationConfig/set",
+  ])("passes the %s method", async (method) => {
+    const origin = okOrigin();
+    const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: "x", method, params: {} }), env());
+    expect(((await response.json()) as any).result).toEqual({ ok: true });
+  });
 
   it("answers the CORS preflight of the RPC endpoint, and 405 for other writes", async () => {
     const origin = okOrigin();
-    const preflight = await callVia(origin, `${PUBLIC}/`, { method: "OPTIONS", headers: { Origin: "https://ui.example", "Access-Control-Request-Method": "POST" } }, env());
+    const preflight = await callVia(
+      origin,
+      `${PUBLIC}/`,
+      { method: "OPTIONS", headers: { Origin: "https://ui.example", "Access-Control-Request-Method": "POST" } },
+      env(),
+    );
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-methods")).toBe("POST,OPTIONS");
-    for (const h of ["Content-Type", "Authorization", "A2A-Version", "A2A-Extensions"]) expect(preflight.headers.get("access-control-allow-headers")).toContain(h);
+    for (const h of ["Content-Type", "Authorization", "A2A-Version", "A2A-Extensions"])
+      expect(preflight.headers.get("access-control-allow-headers")).toContain(h);
     expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
     const put = await callVia(origin, `${PUBLIC}/`, { method: "PUT", body: "{}" }, env());
     expect(put.status).toBe(405);
@@ -150,10 +205,20 @@ describe("forwarding", () => {
 
   it("reflects only listed origins with CORS_ALLOWED_ORIGINS, never with credentials", async () => {
     const e = env({ CORS_ALLOWED_ORIGINS: "https://ui.example" });
-    const allowed = await callVia(okOrigin(), `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }, { Origin: "https://ui.example" }), e);
+    const allowed = await callVia(
+      okOrigin(),
+      `${PUBLIC}/`,
+      rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }, { Origin: "https://ui.example" }),
+      e,
+    );
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://ui.example");
     expect(allowed.headers.get("vary")).toContain("Origin");
-    const other = await callVia(okOrigin(), `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }, { Origin: "https://evil.example" }), e);
+    const other = await callVia(
+      okOrigin(),
+      `${PUBLIC}/`,
+      rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }, { Origin: "https://evil.example" }),
+      e,
+    );
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
     expect(other.headers.get("access-control-allow-credentials")).toBeNull();
   });
@@ -165,7 +230,10 @@ describe("edge validation (nothing reaches the origin)", () => {
     const response = await callVia(origin, `${PUBLIC}/`, init, env(overrides));
     expect(origin.requests).toHaveLength(0);
     expect(response.headers.get("content-type")).toBe("application/json");
-    return { status: response.status, body: (await response.json()) as { jsonrpc: string; id: unknown; error: { code: number; message: string } } };
+    return {
+      status: response.status,
+      body: (await response.json()) as { jsonrpc: string; id: unknown; error: { code: number; message: string } },
+    };
   }
 
   it("refuses a body over MAX_BODY_BYTES with 413, by Content-Length or by counting", async () => {
@@ -178,7 +246,10 @@ describe("edge validation (nothing reaches the origin)", () => {
         c.close();
       },
     });
-    const counted = await refused({ method: "POST", headers: { "content-type": "application/json" }, body: stream }, { MAX_BODY_BYTES: "1000" });
+    const counted = await refused(
+      { method: "POST", headers: { "content-type": "application/json" }, body: stream },
+      { MAX_BODY_BYTES: "1000" },
+    );
     expect(counted.status).toBe(413);
     const fits = okOrigin();
     expect((await callVia(fits, `${PUBLIC}/`, rpc(big), env())).status).toBe(200); // under the default 1 MiB
@@ -192,7 +263,10 @@ describe("edge validation (nothing reaches the origin)", () => {
         c.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0","id":1,'));
       }, // ... and nothing more, ever
     });
-    const result = await refused({ method: "POST", headers: { "content-type": "application/json" }, body: stalled }, { BODY_TIMEOUT_MS: "100" });
+    const result = await refused(
+      { method: "POST", headers: { "content-type": "application/json" }, body: stalled },
+      { BODY_TIMEOUT_MS: "100" },
+    );
     expect(result).toMatchObject({ status: 408, body: { jsonrpc: "2.0", id: null, error: { code: -32600 } } });
   });
 
@@ -226,22 +300,38 @@ describe("edge validation (nothing reaches the origin)", () => {
     "answers invalid UTF-8 (%s) inside a string of a well-formed request with -32700, forwarding nothing",
     async (_hex, seq) => {
       const encode = (s: string) => new TextEncoder().encode(s);
-      const body = new Uint8Array([...encode('{"jsonrpc":"2.0","id":7,"method":"SendMessage","params":{"text":"a'), ...seq, ...encode('b"}}')]);
+      const body = new Uint8Array([
+        ...encode('{"jsonrpc":"2.0","id":7,"method":"SendMessage","params":{"text":"a'),
+        ...seq,
+        ...encode('b"}}'),
+      ]);
       const result = await refused({ method: "POST", headers: { "content-type": "application/json" }, body });
       expect(result).toMatchObject({ status: 200, body: { jsonrpc: "2.0", id: null, error: { code: -32700 } } });
       // Control: the same request with valid UTF-8 there is forwarded.
       const origin = okOrigin();
-      const ok = await callVia(origin, `${PUBLIC}/`, rpc('{"jsonrpc":"2.0","id":7,"method":"SendMessage","params":{"text":"a\u00e9b"}}'), env());
+      const ok = await callVia(
+        origin,
+        `${PUBLIC}/`,
+        rpc('{"jsonrpc":"2.0","id":7,"method":"SendMessage","params":{"text":"a\u00e9b"}}'),
+        env(),
+      );
       expect(await ok.json()).toMatchObject({ id: 7, result: { ok: true } });
       expect(origin.requests).toHaveLength(1);
     },
   );
 
   it("answers a method outside METHOD_ALLOWLIST with -32601 and the request id", async () => {
-    const result = await refused(rpc({ jsonrpc: "2.0", id: "q", method: "tasks/pushNotificationConfig/set", params: {} }), { METHOD_ALLOWLIST: "SendMessage,message/send" });
+    const result = await refused(rpc({ jsonrpc: "2.0", id: "q", method: "tasks/pushNotificationConfig/set", params: {} }), {
+      METHOD_ALLOWLIST: "SendMessage,message/send",
+    });
     expect(result.body).toMatchObject({ id: "q", error: { code: -32601, message: "Method not found" } });
     const origin = okOrigin();
-    await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method: "message/send", params: {} }), env({ METHOD_ALLOWLIST: "SendMessage,message/send" }));
+    await callVia(
+      origin,
+      `${PUBLIC}/`,
+      rpc({ jsonrpc: "2.0", id: 1, method: "message/send", params: {} }),
+      env({ METHOD_ALLOWLIST: "SendMessage,message/send" }),
+    );
     expect(origin.requests).toHaveLength(1);
   });
 });
@@ -287,7 +377,12 @@ describe("streaming", () => {
       },
     });
     const origin = fakeOrigin(() => new Response(body, { headers: { "content-type": "text/event-stream" } }));
-    const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: "s1", method: "SendStreamingMessage", params: {} }), env());
+    const response = await callVia(
+      origin,
+      `${PUBLIC}/`,
+      rpc({ jsonrpc: "2.0", id: "s1", method: "SendStreamingMessage", params: {} }),
+      env(),
+    );
     const reader = response.body!.getReader();
     await reader.read();
     fail(new Error("connection reset"));
@@ -300,7 +395,9 @@ describe("streaming", () => {
     const event = rest.split("\n\n").find((e) => e.startsWith("event: error"));
     expect(event).toBeDefined();
     expect(JSON.parse(event!.split("data: ")[1]!)).toMatchObject({ jsonrpc: "2.0", id: "s1", error: { code: -32603 } });
-    expect(errors.mock.calls.map((c) => JSON.parse(c[0] as string))).toEqual([expect.objectContaining({ event: "origin_failed", kind: "stream_broken" })]);
+    expect(errors.mock.calls.map((c) => JSON.parse(c[0] as string))).toEqual([
+      expect.objectContaining({ event: "origin_failed", kind: "stream_broken" }),
+    ]);
   });
 });
 
@@ -311,7 +408,10 @@ describe("extended card", () => {
     version: "1",
     url: `${PRIVATE}/rpc`,
     preferredTransport: "JSONRPC",
-    additionalInterfaces: [{ url: `${PRIVATE}/rpc`, transport: "JSONRPC" }, { url: "grpc://10.1.2.3:50051", transport: "GRPC" }],
+    additionalInterfaces: [
+      { url: `${PRIVATE}/rpc`, transport: "JSONRPC" },
+      { url: "grpc://10.1.2.3:50051", transport: "GRPC" },
+    ],
     supportedInterfaces: [
       { url: `${PRIVATE}/rpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
       { url: "10.1.2.3:50051", protocolBinding: "GRPC", protocolVersion: "1.0" },
@@ -353,26 +453,47 @@ describe("extended card signatures", () => {
       description: "d — é",
       version: "1",
       supportedInterfaces: [{ url: `${PRIVATE}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
-      capabilities: { streaming: true, extensions: [{ uri: "https://ext.example/x", params: { zeta: 1, Alpha: 2, "ä": 3, "10": 4, "9": 5 } }] },
+      capabilities: {
+        streaming: true,
+        extensions: [{ uri: "https://ext.example/x", params: { zeta: 1, Alpha: 2, ä: 3, "10": 4, "9": 5 } }],
+      },
       defaultInputModes: ["text/plain"],
       defaultOutputModes: ["text/plain"],
       skills: [{ id: "a", name: "A", description: "a", tags: ["a"] }],
       signatures: [{ protected: "origin", signature: "origin" }],
     };
     const origin = fakeOrigin(() => json({ jsonrpc: "2.0", id: 1, result: card }));
-    const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method: "GetExtendedAgentCard" }), env({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" }));
+    const response = await callVia(
+      origin,
+      `${PUBLIC}/`,
+      rpc({ jsonrpc: "2.0", id: 1, method: "GetExtendedAgentCard" }),
+      env({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" }),
+    );
     const { result } = (await response.json()) as { result: Record<string, any> };
     expect(result.signatures).toHaveLength(1);
     const { signatures, ...unsigned } = result;
-    expect(jose.decodeProtectedHeader(signatures[0])).toEqual({ alg: "ES256", kid: "ext", typ: "JOSE", jku: `${PUBLIC}/.well-known/jwks.json` });
+    expect(jose.decodeProtectedHeader(signatures[0])).toEqual({
+      alg: "ES256",
+      kid: "ext",
+      typ: "JOSE",
+      jku: `${PUBLIC}/.well-known/jwks.json`,
+    });
     expect(JSON.stringify(unsigned)).not.toContain("10.1.2.3");
     const payload = canonicalize(unsigned)!;
     expect(payload).not.toBe(JSON.stringify(unsigned)); // the card's own key order is not canonical
-    const verified = await jose.flattenedVerify({ payload: jose.base64url.encode(payload), protected: signatures[0].protected, signature: signatures[0].signature }, pair.publicKey);
+    const verified = await jose.flattenedVerify(
+      { payload: jose.base64url.encode(payload), protected: signatures[0].protected, signature: signatures[0].signature },
+      pair.publicKey,
+    );
     expect(new TextDecoder().decode(verified.payload)).toBe(payload);
     // Tampering with any field breaks it.
     const tampered = canonicalize({ ...unsigned, name: "Other" })!;
-    await expect(jose.flattenedVerify({ payload: jose.base64url.encode(tampered), protected: signatures[0].protected, signature: signatures[0].signature }, pair.publicKey)).rejects.toThrow();
+    await expect(
+      jose.flattenedVerify(
+        { payload: jose.base64url.encode(tampered), protected: signatures[0].protected, signature: signatures[0].signature },
+        pair.publicKey,
+      ),
+    ).rejects.toThrow();
   });
 });
 
@@ -383,7 +504,11 @@ describe("faults", () => {
     const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: "r1", method: "SendMessage", params: {} }), env());
     expect(response.status).toBe(502);
     const text = await response.text();
-    expect(JSON.parse(text)).toMatchObject({ jsonrpc: "2.0", id: "r1", error: { code: -32603, message: expect.stringContaining("unreachable") } });
+    expect(JSON.parse(text)).toMatchObject({
+      jsonrpc: "2.0",
+      id: "r1",
+      error: { code: -32603, message: expect.stringContaining("unreachable") },
+    });
     expect(text).not.toContain("10.1.2.3");
     expect(text).not.toContain("ECONNREFUSED");
     const lines = logs.map((l) => JSON.parse(l));
@@ -394,16 +519,28 @@ describe("faults", () => {
   it("answers 504 when the origin does not answer within ORIGIN_TIMEOUT_MS", async () => {
     captureLogs();
     const origin = fakeOrigin(
-      (req) => new Promise<Response>((_resolve, reject) => req.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")))),
+      (req) =>
+        new Promise<Response>((_resolve, reject) =>
+          req.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))),
+        ),
     );
-    const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 9, method: "SendMessage", params: {} }), env({ ORIGIN_TIMEOUT_MS: "150" }));
+    const response = await callVia(
+      origin,
+      `${PUBLIC}/`,
+      rpc({ jsonrpc: "2.0", id: 9, method: "SendMessage", params: {} }),
+      env({ ORIGIN_TIMEOUT_MS: "150" }),
+    );
     expect(response.status).toBe(504);
     expect(await response.json()).toMatchObject({ id: 9, error: { code: -32603, message: expect.stringContaining("timed out") } });
     expect(logs.map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ event: "origin_failed", kind: "timeout", timeoutMs: 150 })]);
   });
 
   it.each([
-    ["a 5xx with an HTML page", () => new Response(`<h1>upstream ${PRIVATE} crashed</h1>`, { status: 503, headers: { "content-type": "text/html" } }), 502],
+    [
+      "a 5xx with an HTML page",
+      () => new Response(`<h1>upstream ${PRIVATE} crashed</h1>`, { status: 503, headers: { "content-type": "text/html" } }),
+      502,
+    ],
     ["a 5xx with JSON", () => json({ stack: `Error at ${PRIVATE}` }, { status: 500 }), 502],
     ["a 200 that is not JSON", () => new Response("OK", { status: 200, headers: { "content-type": "text/plain" } }), 502],
     ["a redirect", () => new Response(null, { status: 302, headers: { location: `${PRIVATE}/login` } }), 502],
@@ -428,7 +565,11 @@ describe("faults", () => {
 });
 
 describe("origin choice", () => {
-  const regions = JSON.stringify({ EU: ["https://eu-1.internal/", "https://eu-2.internal/"], FRA: "https://fra.internal/", NA: "https://us.internal/" });
+  const regions = JSON.stringify({
+    EU: ["https://eu-1.internal/", "https://eu-2.internal/"],
+    FRA: "https://fra.internal/",
+    NA: "https://us.internal/",
+  });
   const hosts = (origin: { requests: Request[] }) => origin.requests.map((r) => new URL(r.url).host);
 
   it("picks the origin by colo, then continent, then ORIGIN_URL", async () => {
@@ -447,17 +588,33 @@ describe("origin choice", () => {
 
   it("fails over in order on connect failure, and stops at the first answer", async () => {
     captureLogs();
-    const origin = fakeOrigin((req) => (new URL(req.url).host === "eu-2.internal" ? json({ jsonrpc: "2.0", id: 1, result: "from eu-2" }) : Promise.reject(new TypeError("refused"))));
-    const response = await callVia(origin, `${PUBLIC}/`, { ...rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }), cf: { continent: "EU", colo: "AMS" } }, env({ ORIGIN_REGIONS: regions }));
+    const origin = fakeOrigin((req) =>
+      new URL(req.url).host === "eu-2.internal"
+        ? json({ jsonrpc: "2.0", id: 1, result: "from eu-2" })
+        : Promise.reject(new TypeError("refused")),
+    );
+    const response = await callVia(
+      origin,
+      `${PUBLIC}/`,
+      { ...rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }), cf: { continent: "EU", colo: "AMS" } },
+      env({ ORIGIN_REGIONS: regions }),
+    );
     expect(((await response.json()) as any).result).toBe("from eu-2");
     expect(hosts(origin)).toEqual(["eu-1.internal", "eu-2.internal"]);
-    expect(logs.map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ kind: "unreachable", origin: "eu-1.internal", attempt: 1, of: 3 })]);
+    expect(logs.map((l) => JSON.parse(l))).toEqual([
+      expect.objectContaining({ kind: "unreachable", origin: "eu-1.internal", attempt: 1, of: 3 }),
+    ]);
   });
 
   it("answers 502 after every candidate failed, logging each attempt", async () => {
     captureLogs();
     const origin = fakeOrigin(() => Promise.reject(new TypeError("refused")));
-    const response = await callVia(origin, `${PUBLIC}/`, { ...rpc({ jsonrpc: "2.0", id: 2, method: "GetTask" }), cf: { continent: "EU" } }, env({ ORIGIN_REGIONS: regions }));
+    const response = await callVia(
+      origin,
+      `${PUBLIC}/`,
+      { ...rpc({ jsonrpc: "2.0", id: 2, method: "GetTask" }), cf: { continent: "EU" } },
+      env({ ORIGIN_REGIONS: regions }),
+    );
     expect(response.status).toBe(502);
     expect(hosts(origin)).toEqual(["eu-1.internal", "eu-2.internal", "10.1.2.3:8080"]);
     expect(logs).toHaveLength(3);
@@ -466,7 +623,12 @@ describe("origin choice", () => {
   it("uses the ORIGIN service binding instead of fetch when bound", async () => {
     const fetchOrigin = okOrigin();
     const bound = okOrigin();
-    const response = await callVia(fetchOrigin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }), env({ ORIGIN: { fetch: bound.fetch } }));
+    const response = await callVia(
+      fetchOrigin,
+      `${PUBLIC}/`,
+      rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }),
+      env({ ORIGIN: { fetch: bound.fetch } }),
+    );
     expect(response.status).toBe(200);
     expect(fetchOrigin.requests).toHaveLength(0);
     expect(bound.requests).toHaveLength(1);

@@ -54,7 +54,12 @@ describe("the route table", () => {
     const headers: Record<string, string> = method === "POST" ? { "content-type": "application/json" } : {};
     if (method === "OPTIONS") Object.assign(headers, { Origin: "https://ui.example", "Access-Control-Request-Method": "POST" });
     if (path === "/") headers.accept = "text/html";
-    const response = await callVia(origin(), HOST + path, { method, headers, body: method === "POST" || method === "PUT" ? rpcBody : undefined }, env());
+    const response = await callVia(
+      origin(),
+      HOST + path,
+      { method, headers, body: method === "POST" || method === "PUT" ? rpcBody : undefined },
+      env(),
+    );
     const text = await response.text();
     expect({ status: response.status, kind: kindOf(response, text) }).toEqual({ status: expected.status, kind: expected.kind });
     if (expected.allow) expect(response.headers.get("allow")).toBe(expected.allow);
@@ -65,7 +70,12 @@ describe("the route table", () => {
     expect((await callVia(origin(), `${HOST}/ops/hosts`, {}, withoutToken)).status).toBe(404);
     const authorized = await callVia(origin(), `${HOST}/ops/hosts`, { headers: { authorization: `Bearer ${TOKEN}` } }, env());
     expect(authorized.status).toBe(200);
-    const atRoot = await callVia(origin(), `${HOST}/`, { method: "POST", headers: { "content-type": "application/json" }, body: rpcBody }, makeEnv({ ORIGIN_URL: "http://10.0.0.9/" }));
+    const atRoot = await callVia(
+      origin(),
+      `${HOST}/`,
+      { method: "POST", headers: { "content-type": "application/json" }, body: rpcBody },
+      makeEnv({ ORIGIN_URL: "http://10.0.0.9/" }),
+    );
     expect(await atRoot.json()).toEqual({ jsonrpc: "2.0", id: 1, result: { ok: true } });
   });
 });

@@ -26,17 +26,45 @@ describe("secrets", () => {
 
     // An origin that tries to hand its credentials back in headers, and misbehaves by method.
     const origin = fakeOrigin(async (req) => {
-      const { method } = (await req.clone().json().catch(() => ({}))) as { method?: string };
-      const echo = { "x-echo-auth": req.headers.get("authorization") ?? "", "www-authenticate": `Bearer error="${req.headers.get("cf-access-client-secret")}"` };
+      const { method } = (await req
+        .clone()
+        .json()
+        .catch(() => ({}))) as { method?: string };
+      const echo = {
+        "x-echo-auth": req.headers.get("authorization") ?? "",
+        "www-authenticate": `Bearer error="${req.headers.get("cf-access-client-secret")}"`,
+      };
       switch (method) {
         case "unreachable":
           throw new TypeError(`connect failed with ${req.headers.get("authorization")}`);
         case "crash":
-          return new Response(`<pre>${req.headers.get("authorization")}</pre>`, { status: 500, headers: { "content-type": "text/html", ...echo } });
+          return new Response(`<pre>${req.headers.get("authorization")}</pre>`, {
+            status: 500,
+            headers: { "content-type": "text/html", ...echo },
+          });
         case "garbage":
-          return new Response(`token=${req.headers.get("authorization")}`, { status: 200, headers: { "content-type": "text/plain", ...echo } });
+          return new Response(`token=${req.headers.get("authorization")}`, {
+            status: 200,
+            headers: { "content-type": "text/plain", ...echo },
+          });
         case "GetExtendedAgentCard":
-          return Response.json({ jsonrpc: "2.0", id: 1, result: { name: "x", description: "d", version: "1", supportedInterfaces: [{ url: "http://10.0.0.1/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }], capabilities: {}, defaultInputModes: ["text/plain"], defaultOutputModes: ["text/plain"], skills: [] } }, { headers: echo });
+          return Response.json(
+            {
+              jsonrpc: "2.0",
+              id: 1,
+              result: {
+                name: "x",
+                description: "d",
+                version: "1",
+                supportedInterfaces: [{ url: "http://10.0.0.1/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+                capabilities: {},
+                defaultInputModes: ["text/plain"],
+                defaultOutputModes: ["text/plain"],
+                skills: [],
+              },
+            },
+            { headers: echo },
+          );
         default:
           return Response.json({ jsonrpc: "2.0", id: 1, result: {} }, { headers: echo });
       }
@@ -58,16 +86,22 @@ describe("secrets", () => {
       seen.push(`${response.status} ${response.statusText}`, JSON.stringify([...response.headers]), await response.text());
     };
     const rpc = (method: string, extra: Record<string, string> = {}) =>
-      send("/", { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer client", ...extra }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: {} }) });
+      send("/", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer client", ...extra },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: {} }),
+      });
 
     for (const version of ["1.0", "0.3", ""]) await send("/.well-known/agent-card.json", { headers: { "A2A-Version": version } });
     await send("/.well-known/agent.json");
     await send("/", { headers: { accept: "text/html" } });
     await send("/.well-known/jwks.json");
-    for (const method of ["SendMessage", "unreachable", "crash", "garbage", "GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard"]) await rpc(method);
+    for (const method of ["SendMessage", "unreachable", "crash", "garbage", "GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard"])
+      await rpc(method);
     await send("/", { method: "POST", headers: { "content-type": "application/json" }, body: "{ broken" });
     await send("/", { method: "POST", headers: { "content-type": "text/plain" }, body: "x" });
-    for (const auth of ["", "Bearer wrong", `Bearer ${ADMIN_TOKEN.slice(0, -1)}`]) await send("/_admin/hosts", { headers: auth ? { authorization: auth } : {} });
+    for (const auth of ["", "Bearer wrong", `Bearer ${ADMIN_TOKEN.slice(0, -1)}`])
+      await send("/_admin/hosts", { headers: auth ? { authorization: auth } : {} });
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
     await send("/_admin/hosts", { headers: admin });
     await send("/_admin/documents/secret-run.example.com", { method: "PUT", headers: admin, body: JSON.stringify({ name: "Secret Run" }) });

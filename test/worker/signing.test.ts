@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { call, CARD, makeEnv } from "../support/worker";
+import { CARD, call, makeEnv } from "../support/worker";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -42,7 +42,13 @@ describe("signing at the edge", () => {
       expect(shaped.signatures).toHaveLength(1);
     }
     // A scope-less requirement ({"schemes":{"acmeBearer":{}}}) is dropped by the SDK: two signatures.
-    const bundledV1 = (await (await call(`https://a.example.com${CARD}`, { headers: { "A2A-Version": "1.0" } }, makeEnv({ CARD_SIGNING_KEY: await privateJwk(), HOST_ALLOWLIST: HOSTS }))).json()) as any;
+    const bundledV1 = (await (
+      await call(
+        `https://a.example.com${CARD}`,
+        { headers: { "A2A-Version": "1.0" } },
+        makeEnv({ CARD_SIGNING_KEY: await privateJwk(), HOST_ALLOWLIST: HOSTS }),
+      )
+    ).json()) as any;
     expect(bundledV1.signatures).toHaveLength(2);
   });
 

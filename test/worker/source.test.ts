@@ -1,10 +1,10 @@
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
+import bundled from "../../skills.json";
+import committedSchema from "../../skills.schema.json";
 import { cardSourceJsonSchema } from "../../src/card/json-schema";
 import { parseCardSource, parseCardSourceText } from "../../src/card/source";
-import committedSchema from "../../skills.schema.json";
-import bundled from "../../skills.json";
 import kitchenSink from "../fixtures/kitchen-sink.json";
 
 describe("card-source schema", () => {
@@ -69,7 +69,7 @@ describe("card-source schema", () => {
 
 describe("skills.schema.json", () => {
   it("is the current export of the zod schema (run `npm run schema` if this fails)", () => {
-    expect(JSON.stringify(committedSchema, null, 2) + "\n").toBe(cardSourceJsonSchema());
+    expect(`${JSON.stringify(committedSchema, null, 2)}\n`).toBe(cardSourceJsonSchema());
   });
 
   it("validates skills.json and {} in an editor's JSON Schema validator, and rejects a typo", () => {
