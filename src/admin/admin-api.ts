@@ -4,7 +4,7 @@
 // write of a document goes through its key's DocumentLog (a Durable Object):
 // versions with ETags, If-Match / If-None-Match, one write at a time, each
 // published to KV whole or not at all.
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import { type CardSource, parseCardSourceText } from "../card/source";
 import { DEFAULT_KEY, isDocumentKey } from "../card/store";
@@ -17,9 +17,9 @@ import { publicBaseUrl } from "../http/public-base";
 import { normalizeHost, requestTarget } from "../http/request-target";
 import { log } from "../log";
 import type { Runtime } from "../runtime";
+import type { DocumentLog } from "./document-log";
 import {
   type DocumentAction,
-  type DocumentLog,
   LEGACY_PREVIOUS_PREFIX,
   type LogRefusal,
   MAX_DOCUMENT_BYTES,
@@ -27,7 +27,7 @@ import {
   type Version,
   type VersionSummary,
   type WriteRequest,
-} from "./document-log";
+} from "./document-versions";
 import { parseEntityTags } from "./preconditions";
 import { notifyRegistries } from "./webhooks";
 
@@ -151,70 +151,72 @@ async function write(c: Context<AdminEnv>, runtime: Runtime, key: string, reques
   return changed(c, runtime, key, request.action, written);
 }
 
+/** RFC 6750 bearer token, compared as SHA-256 digests (hono/bearer-auth), any case of "Bearer" (RFC 9110 §11.1). */
+function adminAuth(token: string): MiddlewareHandler<AdminEnv> {
+  const refused = () => httpFailureResponse({ failed: true, reason: "UNAUTHENTICATED", detail: "A valid admin bearer token is required" });
+  return bearerAuth({
+    token,
+    realm: "agent-card-edge admin",
+    noAuthenticationHeader: { message: refused },
+    invalidAuthenticationHeader: { message: refused },
+    invalidToken: { message: refused },
+  });
+}
+
+/** GET /hosts: the document keys in KV (old `previous:<key>` values excluded) and HOST_ALLOWLIST. */
+async function listHosts(c: Context<AdminEnv>, runtime: Runtime): Promise<Response> {
+  const keys: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 20; page++) {
+    const listed: KVNamespaceListResult<unknown, string> = await kvOf(runtime).list(cursor ? { cursor } : {});
+    keys.push(...listed.keys.map((k) => k.name).filter((name) => !name.startsWith(LEGACY_PREVIOUS_PREFIX)));
+    if (listed.list_complete) break;
+    cursor = listed.cursor;
+  }
+  const allowlist = runtime.config.hostAllowlist ? [...runtime.config.hostAllowlist].sort() : null;
+  return c.json({ default: keys.includes(DEFAULT_KEY), hosts: keys.filter((k) => k !== DEFAULT_KEY).sort(), allowlist });
+}
+
+/** GET /documents/<key>: the current version, with its ETag (304 on a matching If-None-Match). */
+async function readDocument(c: Context<AdminEnv>, runtime: Runtime): Promise<Response> {
+  const key = documentKey(c.req.param("key") ?? "", runtime);
+  const current = await logCall<Version & { text: string }>(() => documentLog(c, key).read(key));
+  const headers = { etag: current.etag, "cache-control": "no-store" };
+  if (ifNoneMatchHits(c.req.header("if-none-match") ?? null, current.etag)) return new Response(null, { status: 304, headers });
+  return new Response(current.text, { headers: { ...headers, "content-type": "application/json" } });
+}
+
+/** PUT /documents/<key>: a whole, valid document (422 with the zod issues otherwise, nothing written). */
+async function putDocument(c: Context<AdminEnv>, runtime: Runtime): Promise<Response> {
+  const key = documentKey(c.req.param("key") ?? "", runtime);
+  const preconditions = preconditionsOf(c);
+  const text = await documentText(c, runtime);
+  const parsed = parseDocument(text);
+  if (!parsed.ok) throw new EdgeError("INVALID_DOCUMENT", INVALID_DOCUMENT, { violations: parsed.issues });
+  return write(c, runtime, key, { key, action: "put", text, preconditions });
+}
+
 /** The admin routes of one configuration; mounted under ADMIN_PATH by the route table only when ADMIN_TOKEN is set. */
 export function createAdminApp(runtime: Runtime): Hono<AdminEnv> {
   const admin = new Hono<AdminEnv>();
-  const token = runtime.config.adminToken ?? "";
-  const refused = (detail: string) => () => httpFailureResponse({ failed: true, reason: "UNAUTHENTICATED", detail });
-  // RFC 6750 bearer token, compared as SHA-256 digests (hono/bearer-auth), any case of "Bearer" (RFC 9110 §11.1).
-  admin.use(
-    bearerAuth({
-      token,
-      realm: "agent-card-edge admin",
-      noAuthenticationHeader: { message: refused("A valid admin bearer token is required") },
-      invalidAuthenticationHeader: { message: refused("A valid admin bearer token is required") },
-      invalidToken: { message: refused("A valid admin bearer token is required") },
-    }),
-  );
-
-  admin.get("/hosts", async (c) => {
-    const keys: string[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < 20; page++) {
-      const listed: KVNamespaceListResult<unknown, string> = await kvOf(runtime).list(cursor ? { cursor } : {});
-      // `previous:<key>` values are the old admin API's; the log adopted them.
-      keys.push(...listed.keys.map((k) => k.name).filter((name) => !name.startsWith(LEGACY_PREVIOUS_PREFIX)));
-      if (listed.list_complete) break;
-      cursor = listed.cursor;
-    }
-    const allowlist = runtime.config.hostAllowlist ? [...runtime.config.hostAllowlist].sort() : null;
-    return c.json({ default: keys.includes(DEFAULT_KEY), hosts: keys.filter((k) => k !== DEFAULT_KEY).sort(), allowlist });
-  });
-
-  admin.get("/documents/:key", async (c) => {
-    const key = documentKey(c.req.param("key"), runtime);
-    const current = await logCall<Version & { text: string }>(() => documentLog(c, key).read(key));
-    const headers = { etag: current.etag, "cache-control": "no-store" };
-    if (ifNoneMatchHits(c.req.header("if-none-match") ?? null, current.etag)) return new Response(null, { status: 304, headers });
-    return new Response(current.text, { headers: { ...headers, "content-type": "application/json" } });
-  });
-
+  admin.use(adminAuth(runtime.config.adminToken ?? ""));
+  admin.get("/hosts", (c) => listHosts(c, runtime));
+  admin.get("/documents/:key", (c) => readDocument(c, runtime));
   admin.get("/documents/:key/versions", async (c) => {
     const key = documentKey(c.req.param("key"), runtime);
     const { versions } = await logCall<{ versions: VersionSummary[] }>(() => documentLog(c, key).history(key));
     return c.json({ key, versions }, 200, { "cache-control": "no-store" });
   });
-
-  admin.put("/documents/:key", async (c) => {
-    const key = documentKey(c.req.param("key"), runtime);
-    const preconditions = preconditionsOf(c);
-    const text = await documentText(c, runtime);
-    const parsed = parseDocument(text);
-    if (!parsed.ok) throw new EdgeError("INVALID_DOCUMENT", INVALID_DOCUMENT, { violations: parsed.issues });
-    return write(c, runtime, key, { key, action: "put", text, preconditions });
-  });
-
-  admin.delete("/documents/:key", async (c) => {
+  admin.put("/documents/:key", (c) => putDocument(c, runtime));
+  admin.delete("/documents/:key", (c) => {
     const key = documentKey(c.req.param("key"), runtime);
     return write(c, runtime, key, { key, action: "delete", preconditions: preconditionsOf(c) });
   });
-
   /** Restores the previous version; the replaced one becomes the previous (a second rollback redoes). */
-  admin.post("/documents/:key/rollback", async (c) => {
+  admin.post("/documents/:key/rollback", (c) => {
     const key = documentKey(c.req.param("key"), runtime);
     return write(c, runtime, key, { key, action: "rollback", preconditions: preconditionsOf(c) });
   });
-
   admin.notFound(() => httpFailureResponse({ failed: true, reason: "NOT_FOUND" }));
   admin.onError(renderError);
   return admin;

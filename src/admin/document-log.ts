@@ -8,47 +8,20 @@
 import { DurableObject } from "cloudflare:workers";
 import { strongEtag } from "../http/etag";
 import { log } from "../log";
-import { type EntityTags, preconditionFailure } from "./preconditions";
+import {
+  LEGACY_PREVIOUS_PREFIX,
+  type LogRefusal,
+  MAX_DOCUMENT_BYTES,
+  type Outcome,
+  type Version,
+  type VersionOrigin,
+  type VersionSummary,
+  type WriteRequest,
+} from "./document-versions";
+import { preconditionFailure } from "./preconditions";
 
-/** The largest document the admin API accepts or keeps, in UTF-8 bytes. */
-export const MAX_DOCUMENT_BYTES = 1024 * 1024;
 /** Versions kept per key: the current one and the nine before it. */
 const KEPT_VERSIONS = 10;
-/** Where the admin API before this log kept a key's previous version; adopted once, never written. */
-export const LEGACY_PREVIOUS_PREFIX = "previous:";
-
-export type DocumentAction = "put" | "delete" | "rollback";
-/** How a version came to be: through the admin API, or adopted from KV (written outside it). */
-export type VersionOrigin = DocumentAction | "adopted";
-
-export interface Preconditions {
-  ifMatch?: EntityTags | undefined;
-  ifNoneMatch?: EntityTags | undefined;
-}
-
-export type WriteRequest = { key: string; preconditions: Preconditions } & (
-  | { action: "put"; text: string }
-  | { action: "delete" | "rollback" }
-);
-
-/** A version: `text` null means the key was deleted in it. */
-export interface Version {
-  version: number;
-  etag: string;
-  text: string | null;
-}
-
-export type LogRefusal = { ok: false; status: 404 | 409 | 412 | 503; message: string };
-export type Outcome = ({ ok: true } & Version) | LogRefusal;
-
-export interface VersionSummary {
-  version: number;
-  etag: string;
-  origin: VersionOrigin;
-  deleted: boolean;
-  bytes: number;
-  createdAt: string;
-}
 
 type Row = { version: number; etag: string; text: string | null; origin: string; created_at: number };
 

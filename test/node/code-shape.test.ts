@@ -1,0 +1,85 @@
+// The shape of src/ (house style): files under ~250 lines, functions under ~60,
+// one file per name, no `any`, `as never` or non-null assertion. Biome checks
+// `any` and `!` too (npm run lint); this counts them with the TypeScript
+// compiler itself and adds what a linter does not measure.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join, relative } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../support/processes";
+
+const MAX_FILE_LINES = 250;
+const MAX_FUNCTION_LINES = 60;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : /\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+interface Shape {
+  lines: number;
+  functions: Array<{ name: string; lines: number }>;
+  any: number;
+  asNever: number;
+  nonNull: number;
+}
+
+function functionName(node: ts.Node): string {
+  const named = (node as { name?: ts.Node }).name;
+  if (named) return named.getText();
+  if (ts.isVariableDeclaration(node.parent) || ts.isPropertyAssignment(node.parent)) return node.parent.name.getText();
+  return "(anonymous)";
+}
+
+function shapeOf(path: string): Shape {
+  const text = readFileSync(path, "utf8");
+  const kind = path.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
+  const shape: Shape = { lines: text.split("\n").length, functions: [], any: 0, asNever: 0, nonNull: 0 };
+  const line = (pos: number) => file.getLineAndCharacterOfPosition(pos).line;
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && "body" in node && node.body) {
+      shape.functions.push({ name: functionName(node), lines: line(node.getEnd()) - line(node.getStart()) + 1 });
+    }
+    if (node.kind === ts.SyntaxKind.AnyKeyword) shape.any++;
+    if (ts.isAsExpression(node) && node.type.kind === ts.SyntaxKind.NeverKeyword) shape.asNever++;
+    if (ts.isNonNullExpression(node)) shape.nonNull++;
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return shape;
+}
+
+const files = sourceFiles(join(ROOT, "src"));
+const shapes = new Map(files.map((path) => [relative(ROOT, path), shapeOf(path)]));
+
+describe("the shape of src/", () => {
+  it(`keeps every file under ${MAX_FILE_LINES} lines`, () => {
+    const long = [...shapes].filter(([, s]) => s.lines > MAX_FILE_LINES).map(([path, s]) => `${path}: ${s.lines}`);
+    expect(long).toEqual([]);
+  });
+
+  it(`keeps every function under ${MAX_FUNCTION_LINES} lines`, () => {
+    const long = [...shapes].flatMap(([path, s]) =>
+      s.functions.filter((f) => f.lines > MAX_FUNCTION_LINES).map((f) => `${path} ${f.name}: ${f.lines}`),
+    );
+    expect(long).toEqual([]);
+  });
+
+  it("has no any, no `as never`, no non-null assertion", () => {
+    const found = [...shapes]
+      .filter(([, s]) => s.any + s.asNever + s.nonNull > 0)
+      .map(([path, s]) => `${path}: any ${s.any}, as never ${s.asNever}, ! ${s.nonNull}`);
+    expect(found).toEqual([]);
+  });
+
+  it("gives every file its own name", () => {
+    const byName = new Map<string, string[]>();
+    // index.ts is a folder's entry point (src/index.ts, src/config/index.ts), named by its folder.
+    for (const path of shapes.keys())
+      if (basename(path) !== "index.ts") byName.set(basename(path), [...(byName.get(basename(path)) ?? []), path]);
+    expect([...byName.values()].filter((paths) => paths.length > 1)).toEqual([]);
+  });
+});
