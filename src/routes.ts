@@ -12,15 +12,14 @@ import { EdgeError, isFailure } from "./errors/failures";
 import { httpFailureResponse, renderError } from "./errors/responses";
 import { admitRequest, type EdgeRequest } from "./http/edge-request";
 import { requestTarget } from "./http/request-target";
-import { RPC_CORS_ALLOW_HEADERS } from "./proxy/forwarding-headers";
 import { handleRpc } from "./rpc/pipeline";
+import { RPC_METHODS, rpcCorsOptions, rpcPaths } from "./rpc/rpc-cors";
 import type { Runtime } from "./runtime";
 import { JWKS_PATH } from "./sign/card-signer";
 
 export type AppEnv = { Bindings: Env };
 
 const CARD_PATHS = [CARD_PATH, LEGACY_CARD_PATH];
-const RPC_METHODS = ["POST", "OPTIONS"];
 const ONE_DAY = 86_400;
 
 /** The request as every route sees it; a host outside HOST_ALLOWLIST ends here with 404. */
@@ -49,8 +48,8 @@ const pageSecurity = secureHeaders({
 const pageSecurityFor: MiddlewareHandler<AppEnv> = (c, next) => (wantsHtml(c.req.raw) ? pageSecurity(c, next) : next());
 
 export function createRoutes(runtime: Runtime): Hono<AppEnv> {
-  const { rpcPath, adminPath, corsAllowedOrigins } = runtime.config;
-  const rpcPaths = rpcPath === "/" ? ["/"] : [rpcPath, `${rpcPath}/`];
+  const { adminPath } = runtime.config;
+  const paths = rpcPaths(runtime.config.rpcPath);
   const app = new Hono<AppEnv>();
 
   // The card (A2A discovery), and its page for browsers. Hono answers HEAD from GET, without the body.
@@ -79,15 +78,14 @@ export function createRoutes(runtime: Runtime): Hono<AppEnv> {
     return new Response(JSON.stringify(jwks), { headers });
   });
 
-  // JSON-RPC, with and without the trailing slash (the 1.0 TCK posts to "<interface url>/").
-  // CORS: `*` or the listed origins reflected (requests carry Authorization explicitly, never cookies); never credentials.
-  const rpcCors = cors({ origin: corsAllowedOrigins, allowMethods: RPC_METHODS, allowHeaders: RPC_CORS_ALLOW_HEADERS, maxAge: ONE_DAY });
-  for (const path of rpcPaths) {
+  // JSON-RPC, with and without the trailing slash; CORS as rpc/rpc-cors.ts says.
+  const rpcCors = cors(rpcCorsOptions(runtime.config));
+  for (const path of paths) {
     app.use(path, rpcCors);
     app.post(path, (c) => handleRpc(edgeOf(c, runtime)));
   }
   // GET stays the page at `/` (404 elsewhere); other writes get 405.
-  app.on(["PUT", "PATCH", "DELETE"], rpcPaths, methodNotAllowed(RPC_METHODS));
+  app.on(["PUT", "PATCH", "DELETE"], paths, methodNotAllowed(RPC_METHODS));
 
   // The admin API, only with ADMIN_TOKEN (otherwise its paths are unknown).
   if (runtime.config.adminToken) app.route(adminPath, createAdminApp(runtime));

@@ -6,7 +6,7 @@ import { failure } from "../errors/failures";
 import type { RequestLocation } from "../proxy/origin-router";
 import type { Runtime } from "../runtime";
 import type { KeepAlive } from "./body";
-import { isServedHost, publicBaseUrl, publicHostname } from "./public-base";
+import { isServedHost, publicBaseUrl } from "./public-base";
 import type { RequestTarget } from "./request-target";
 
 export interface EdgeRequest {
@@ -17,6 +17,9 @@ export interface EdgeRequest {
   base: string;
   /** Its host, lower case, without a trailing dot. */
   hostname: string;
+  /** Its `host[:port]` and scheme (`https`), as X-Forwarded-Host/-Proto tell the origin. */
+  publicHost: string;
+  publicScheme: string;
   /** request.cf.colo / continent, for origin choice. */
   where: RequestLocation;
   /** Work started for later requests survives this one (ctx.waitUntil). */
@@ -26,8 +29,14 @@ export interface EdgeRequest {
 /** The request as routes see it, or NOT_FOUND for a host outside HOST_ALLOWLIST (an unknown host gets no agent at all). */
 export function admitRequest(request: Request, target: RequestTarget, runtime: Runtime, keepAlive: KeepAlive): EdgeRequest | Failure {
   const base = publicBaseUrl(target, request.headers, runtime.config);
-  const hostname = publicHostname(base, target);
+  // The common case, a base that is the request's own origin, needs no URL parsing (a hot path).
+  const own = base === target.origin;
+  const url = own ? undefined : new URL(base);
+  const hostname = url ? url.hostname : target.hostname;
   if (!isServedHost(runtime.config, hostname)) return failure("NOT_FOUND");
+  const publicHost = url ? url.host : target.host;
+  const publicScheme = (url ? url.protocol : target.protocol).slice(0, -1);
   const cf = request.cf as IncomingRequestCfProperties | undefined;
-  return { request, target, runtime, base, hostname, where: { colo: cf?.colo, continent: cf?.continent }, keepAlive };
+  const where = { colo: cf?.colo, continent: cf?.continent };
+  return { request, target, runtime, base, hostname, publicHost, publicScheme, where, keepAlive };
 }

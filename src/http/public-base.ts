@@ -52,11 +52,6 @@ export function publicBaseUrl(requestUrl: RequestTarget, headers: Headers, confi
   return forwardedOrigin(requestUrl, headers) + forwardedPrefix(headers);
 }
 
-/** The hostname of a public base (already normalized: lower case, no trailing dot). */
-export function publicHostname(base: string, requestUrl: RequestTarget): string {
-  return base === requestUrl.origin ? requestUrl.hostname : new URL(base).hostname;
-}
-
 /** HOST_ALLOWLIST: the one check every route makes (unset = every host is served). */
 export function isServedHost(config: Pick<Config, "hostAllowlist">, hostname: string): boolean {
   return config.hostAllowlist === undefined || config.hostAllowlist.has(hostname);

@@ -28,9 +28,6 @@ const RETURNED_RESPONSE_HEADERS = [
   "x-accel-buffering",
 ];
 
-/** What a browser page may send to the RPC endpoint (CORS preflight). */
-export const RPC_CORS_ALLOW_HEADERS = ["Content-Type", "Authorization", "A2A-Version", "A2A-Extensions", "X-A2A-Extensions"];
-
 export interface PublicSide {
   /** `https` or `http`, as the client used (or the trusted proxy said). */
   scheme: string;
@@ -76,8 +73,7 @@ export function secretFragments(originHeaders: Readonly<Record<string, string>>)
  * or repeats an origin credential (compared case-insensitively: `HTTP://LOCALHOST:32100`
  * names the same host).
  */
-export function clientResponseHeaders(origin: Headers, secrets: readonly string[], privateHosts: readonly string[]): Headers {
-  const hosts = privateHosts.map((host) => host.toLowerCase());
+export function clientResponseHeaders(origin: Headers, secrets: readonly string[], hosts: readonly string[]): Headers {
   const headers = new Headers();
   for (const name of RETURNED_RESPONSE_HEADERS) {
     const value = origin.get(name);

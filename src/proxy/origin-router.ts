@@ -27,6 +27,12 @@ export interface OriginRoute {
   candidates: string[];
   /** `scheme://host[:port]` of every private URL involved: never shown to a client. */
   privateOrigins: readonly string[];
+  /** Their `host[:port]`, lower case, as response headers are checked against them. */
+  privateHosts: readonly string[];
+}
+
+function hostsOf(origins: readonly string[]): string[] {
+  return origins.map((origin) => new URL(origin).host.toLowerCase());
 }
 
 /**
@@ -50,6 +56,7 @@ export function withClientQuery(originUrl: string, search: string): string {
 export class OriginRouter {
   /** `scheme://host[:port]` of every configured private URL. */
   readonly privateOrigins: readonly string[];
+  readonly #privateHosts: readonly string[];
   readonly #refusedHosts = new Set<string>();
 
   constructor(
@@ -59,6 +66,7 @@ export class OriginRouter {
   ) {
     const configured = [config.originUrl, config.originCardUrl, ...Object.values(config.originRegions).flat()];
     this.privateOrigins = originsOf(configured);
+    this.#privateHosts = hostsOf(this.privateOrigins);
   }
 
   get hasBinding(): boolean {
@@ -68,23 +76,33 @@ export class OriginRouter {
   /** The route of one call: the host document's own origin if allowed, else the binding or the region map. */
   route(document: CardSource, hostname: string, where: RequestLocation): OriginRoute {
     const named = this.#documentOrigin(document, hostname);
-    if (named) return { candidates: [named], privateOrigins: [...this.privateOrigins, ...originsOf([named])] };
+    if (named) {
+      const privateOrigins = [...this.privateOrigins, ...originsOf([named])];
+      return { candidates: [named], privateOrigins, privateHosts: hostsOf(privateOrigins) };
+    }
     const candidates = this.binding ? [this.config.originUrl ?? BINDING_URL] : originCandidates(this.config, where);
-    return { candidates, privateOrigins: this.privateOrigins };
+    return { candidates, privateOrigins: this.privateOrigins, privateHosts: this.#privateHosts };
   }
 
   send(url: string, init: RequestInit): Promise<Response> {
     return this.binding ? this.binding.fetch(url, init) : this.fetchImpl(url, init);
   }
 
-  /** What a log line may say about an origin: its host (never a path, query or credential). */
+  readonly #labels = new Map<string, string>();
+
+  /** What a log line may say about an origin: its host (never a path, query or credential); parsed once per URL. */
   label(url: string): string {
     if (this.binding) return "service-binding:ORIGIN";
-    try {
-      return new URL(url).host;
-    } catch {
-      return "invalid";
+    let label = this.#labels.get(url);
+    if (label === undefined) {
+      try {
+        label = new URL(url).host;
+      } catch {
+        label = "invalid";
+      }
+      if (this.#labels.size < MAX_REFUSALS_LOGGED) this.#labels.set(url, label);
     }
+    return label;
   }
 
   /**

@@ -1,7 +1,10 @@
-// Stage 5 of the JSON-RPC path: the call to the origin, with failover. One
+// Stage 6 of the JSON-RPC path: the call to the origin, with failover. One
 // deadline (ORIGIN_TIMEOUT_MS) covers every attempt up to the origin's
 // response headers; a later candidate is tried only when an earlier one
-// cannot be connected to.
+// cannot be connected to. The deadline is a race, not an AbortSignal on the
+// fetch: a signal costs ~70 µs per call in workerd (bench:proxy), and the
+// request abandoned at the deadline is cancelled by the runtime anyway when
+// this request's answer (the 504) is done.
 import { type Failure, failure } from "../errors/failures";
 import type { EdgeRequest } from "../http/edge-request";
 import { log } from "../log";
@@ -13,6 +16,32 @@ export interface OriginReply {
   origin: string;
 }
 
+const TIMED_OUT = Symbol("timed out");
+
+/** Each attempt in turn; resolves with the first answer, or rejects with the last connection error. */
+async function firstAnswer(edge: EdgeRequest, route: OriginRoute, init: RequestInit, method: string): Promise<OriginReply> {
+  const { origins } = edge.runtime;
+  let lastError: unknown;
+  for (const [attempt, candidate] of route.candidates.entries()) {
+    const origin = origins.label(candidate);
+    try {
+      return { response: await origins.send(withClientQuery(candidate, edge.target.search), init), origin };
+    } catch (error) {
+      lastError = error;
+      const fields = {
+        kind: "unreachable",
+        method,
+        origin,
+        attempt: attempt + 1,
+        of: route.candidates.length,
+        error: (error as Error).name,
+      };
+      log("warn", "origin_failed", fields);
+    }
+  }
+  throw lastError;
+}
+
 export async function sendWithFailover(
   edge: EdgeRequest,
   route: OriginRoute,
@@ -20,32 +49,25 @@ export async function sendWithFailover(
   body: Uint8Array,
   method: string,
 ): Promise<OriginReply | Failure> {
-  const { origins, config } = edge.runtime;
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), config.originTimeoutMs);
+  const { originTimeoutMs } = edge.runtime.config;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), originTimeoutMs);
+  });
+  const attempts = firstAnswer(edge, route, { method: "POST", headers, body, redirect: "manual" }, method);
   try {
-    for (const [attempt, candidate] of route.candidates.entries()) {
-      const origin = origins.label(candidate);
-      try {
-        const init: RequestInit = { method: "POST", headers, body, redirect: "manual", signal: deadline.signal };
-        return { response: await origins.send(withClientQuery(candidate, edge.target.search), init), origin };
-      } catch (error) {
-        if (deadline.signal.aborted) {
-          log("error", "origin_failed", { kind: "timeout", method, origin, timeoutMs: config.originTimeoutMs });
-          return failure("ORIGIN_TIMEOUT", "origin agent timed out");
-        }
-        log("warn", "origin_failed", {
-          kind: "unreachable",
-          method,
-          origin,
-          attempt: attempt + 1,
-          of: route.candidates.length,
-          error: (error as Error).name,
-        });
-      }
-    }
+    const reply = await Promise.race([attempts, deadline]);
+    if (reply !== TIMED_OUT) return reply;
+    log("error", "origin_failed", { kind: "timeout", method, timeoutMs: originTimeoutMs });
+    // A late answer is dropped, its body released.
+    attempts.then(
+      (late) => late.response.body?.cancel(),
+      () => undefined,
+    );
+    return failure("ORIGIN_TIMEOUT", "origin agent timed out");
+  } catch {
+    return failure("ORIGIN_UNREACHABLE", "origin agent unreachable");
   } finally {
-    clearTimeout(timer);
+    if (timer !== null) clearTimeout(timer);
   }
-  return failure("ORIGIN_UNREACHABLE", "origin agent unreachable");
 }

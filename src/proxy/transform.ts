@@ -19,8 +19,7 @@ export async function transformReply(
   reply: ClassifiedReply,
 ): Promise<Response | Failure> {
   const { response } = reply;
-  const privateHosts = route.privateOrigins.map((origin) => new URL(origin).host);
-  const headers = clientResponseHeaders(response.headers, edge.runtime.secretFragments, privateHosts);
+  const headers = clientResponseHeaders(response.headers, edge.runtime.secretFragments, route.privateHosts);
   const init = { status: response.status, headers };
   if (reply.kind === "stream" && response.body) {
     const onBreak = () => log("error", "origin_failed", { kind: "stream_broken", method: call.method, origin: reply.origin });

@@ -27,18 +27,20 @@ async function admitCall(edge: EdgeRequest): Promise<RpcCall | { id: RpcId; fail
   if (isFailure(body)) return { id: null, failure: body };
   const validated = validateRpcRequest(body, config.methodAllowlist);
   if (!validated.ok) return validated;
-  const { ok: _ok, ...call } = validated;
+  const { call } = validated;
   const versionHeader = edge.request.headers.get("a2a-version") ?? searchParam(edge.target, "A2A-Version");
   const unserved = unservedVersion(requestVersion(versionHeader, call.method), cards.servedVersions());
   if (unserved) return { id: call.id, failure: unserved };
-  const caller = await authenticate(call, edge);
+  const authenticated = authenticate(call, edge);
+  const caller = authenticated instanceof Promise ? await authenticated : authenticated;
   return isFailure(caller) ? { id: call.id, failure: caller } : call;
 }
 
 /** Stage 4: the origin for this host's call. */
 async function resolveOrigin(edge: EdgeRequest, method: string): Promise<OriginRoute | Failure> {
   const { cards, origins } = edge.runtime;
-  const document = await cards.store.lookup(edge.hostname, edge.keepAlive);
+  const found = cards.store.lookup(edge.hostname, edge.keepAlive);
+  const document = found instanceof Promise ? await found : found;
   const route = origins.route(document, edge.hostname, edge.where);
   if (route.candidates.length > 0) return route;
   log("error", "origin_failed", { kind: "not_configured", method });
@@ -47,10 +49,9 @@ async function resolveOrigin(edge: EdgeRequest, method: string): Promise<OriginR
 
 /** Stages 5-7: the origin's answer, made the client's. */
 async function forward(edge: EdgeRequest, call: RpcCall, route: OriginRoute): Promise<Response | Failure> {
-  const publicUrl = new URL(edge.base);
   const headers = originRequestHeaders(edge.request.headers, edge.runtime.config, {
-    scheme: publicUrl.protocol.slice(0, -1),
-    host: publicUrl.host,
+    scheme: edge.publicScheme,
+    host: edge.publicHost,
     clientIp: edge.request.headers.get("cf-connecting-ip") ?? undefined,
   });
   const reply = await sendWithFailover(edge, route, headers, call.bytes, call.method);

@@ -14,7 +14,7 @@ export interface RpcCall {
   bytes: Uint8Array;
 }
 
-export type RpcValidation = ({ ok: true } & RpcCall) | { ok: false; id: RpcId; failure: Failure };
+export type RpcValidation = { ok: true; call: RpcCall } | { ok: false; id: RpcId; failure: Failure };
 
 const BOM = [0xef, 0xbb, 0xbf];
 
@@ -59,5 +59,5 @@ export function validateRpcRequest(body: Uint8Array, methodAllowlist?: ReadonlyS
   }
   // RFC 8259 §8.1: a BOM is not part of JSON text; the decoder dropped it, so does the forwarded copy.
   const bytes = BOM.every((byte, i) => body[i] === byte) ? body.subarray(3) : body;
-  return { ok: true, id, method: request.method, params: request.params, bytes };
+  return { ok: true, call: { id, method: request.method, params: request.params, bytes } };
 }

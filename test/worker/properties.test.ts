@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import bundled from "../../skills.json";
 import { buildCard } from "../../src/card/build-card";
-import { parseCardSource } from "../../src/card/source";
+import { parseCardSource, parseCardSourceText } from "../../src/card/source";
 import { CARD_VARIANTS } from "../../src/card/variant";
 import { CONFIG_VARIABLES, parseConfig } from "../../src/config";
 import { FAILURES } from "../../src/errors/failures";
@@ -112,7 +112,11 @@ describe("documents", () => {
     const rejected = fc.oneof(
       mutatedDocumentArb.map((m) => m.value),
       fc.jsonValue().filter((v) => !parseCardSource(v).ok),
-      fc.string().map((s) => `{${s}`),
+      // Text that starts an object but is not a valid document ("{" + "}" would be `{}`, a valid one).
+      fc
+        .string()
+        .map((s) => `{${s}`)
+        .filter((text) => !parseCardSourceText(text).ok),
     );
     await fc.assert(
       fc.asyncProperty(rejected, async (value) => {
@@ -185,7 +189,7 @@ function verdictOfBytes(body: Uint8Array): Verdict {
 
 function verdictOf(result: ReturnType<typeof validateRpcRequest>): Verdict {
   return result.ok
-    ? { ok: true, id: result.id, method: result.method }
+    ? { ok: true, id: result.call.id, method: result.call.method }
     : { ok: false, code: FAILURES[result.failure.reason].code as -32700, id: result.id };
 }
 

@@ -1,6 +1,8 @@
 // The route table (src/routes.ts): every (method, path) the worker answers, for
 // a configuration with its own RPC and admin paths, and what answers it.
+import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
 import { callVia, fakeOrigin, makeEnv } from "../support/worker";
 
 const HOST = "https://agents.example.com";
@@ -78,4 +80,29 @@ describe("the route table", () => {
     );
     expect(await atRoot.json()).toEqual({ jsonrpc: "2.0", id: 1, result: { ok: true } });
   });
+});
+
+describe("the JSON-RPC fast path", () => {
+  const requests: Array<[string, Record<string, string>, string]> = [
+    ["a call, no Origin", {}, rpcBody],
+    ["a call from a listed origin", { Origin: "https://ui.example" }, rpcBody],
+    ["a call from another origin", { Origin: "https://evil.example" }, rpcBody],
+    ["a refused call", { Origin: "https://ui.example" }, "{ not json"],
+  ];
+  it.each(["*", "https://ui.example"])(
+    "answers exactly as the route table does, CORS included (CORS_ALLOWED_ORIGINS=%s)",
+    async (allowed) => {
+      for (const [name, headers, body] of requests) {
+        const init = (): RequestInit => ({ method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+        const workerEnv = env({ CORS_ALLOWED_ORIGINS: allowed });
+        const routerEnv = env({ CORS_ALLOWED_ORIGINS: allowed });
+        const viaFastPath = await callVia(origin(), `${HOST}/a2a`, init(), workerEnv);
+        const routed = createApp({ fetch: origin().fetch });
+        const viaRouter = await routed.fetch(new Request(`${HOST}/a2a`, init()), routerEnv, createExecutionContext());
+        expect(await viaFastPath.text(), name).toBe(await viaRouter.text());
+        expect([...viaFastPath.headers], name).toEqual([...viaRouter.headers]);
+        expect(viaFastPath.status, name).toBe(viaRouter.status);
+      }
+    },
+  );
 });
