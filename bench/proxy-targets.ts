@@ -24,6 +24,12 @@ export function sendBody(method: string, bytes = 0): string {
 /** The physical limit: a worker that forwards method, headers and body to ORIGIN_URL and returns the answer. */
 export const BARE_PASSTHROUGH = `export default { fetch(request, env) { return fetch(env.ORIGIN_URL, { method: request.method, headers: request.headers, body: request.body }); } };`;
 
+/**
+ * The floor of any proxy that validates at the edge: it must read the whole
+ * body before forwarding it, which the bare passthrough (a stream) never does.
+ */
+export const BUFFERING_PASSTHROUGH = `export default { async fetch(request, env) { const body = await request.arrayBuffer(); return fetch(env.ORIGIN_URL, { method: request.method, headers: request.headers, body }); } };`;
+
 /** A fixed JSON-RPC reply: isolates the worker's cost from any origin's. */
 export async function fixedJsonOrigin(): Promise<{ url: string; close: () => void }> {
   const server = createServer((req, res) => {

@@ -9,7 +9,7 @@
 // Each goal is printed with the figure and whether this run met it.
 import { startOriginAgent } from "../test/support/origin-agent";
 import { buildBundle, CONNECTIONS, DURATION_S, LOAD_TOOL, load, printTable, ROUNDS, serve, serveBundle, sideBySide, verdict } from "./lib";
-import { BARE_PASSTHROUGH, fixedJsonOrigin, sendBody } from "./proxy-targets";
+import { BARE_PASSTHROUGH, BUFFERING_PASSTHROUGH, fixedJsonOrigin, sendBody } from "./proxy-targets";
 
 const FIRST_EVENT_SAMPLES = Number(process.env.BENCH_SSE_SAMPLES ?? 200);
 const PROXY_CONNECTIONS = Number(process.env.BENCH_PROXY_CONNECTIONS ?? 4);
@@ -48,6 +48,8 @@ async function main(): Promise<void> {
   try {
     const bare = await serve({ modules: true, script: BARE_PASSTHROUGH, bindings: { ORIGIN_URL: fixed.url } });
     stops.push(bare.stop);
+    const buffering = await serve({ modules: true, script: BUFFERING_PASSTHROUGH, bindings: { ORIGIN_URL: fixed.url } });
+    stops.push(buffering.stop);
     const edge = await serveBundle(bundle, { ORIGIN_URL: fixed.url });
     stops.push(edge.stop);
     const edgeToAgent = await serveBundle(bundle, { ORIGIN_URL: agent.url });
@@ -66,6 +68,7 @@ async function main(): Promise<void> {
     const kib = { method: "POST" as const, body: sendBody("SendMessage", 1024) };
     const limit = await sideBySide({
       "bare passthrough (1 KiB)": () => load(bare.url.href, headers, { request: kib, connections: CONNECTIONS }),
+      "buffering passthrough": () => load(buffering.url.href, headers, { request: kib, connections: CONNECTIONS }),
       "this worker (1 KiB)": () => load(edge.url.href, headers, { request: kib, connections: CONNECTIONS }),
     });
     printTable(limit);
@@ -79,6 +82,8 @@ async function main(): Promise<void> {
       ratio >= 0.9,
     );
     verdict("p50 over bare passthrough", `${(w.p50 - b.p50).toFixed(2)} ms`, "<= 0.2 ms", w.p50 - b.p50 <= 0.2);
+    const floor = limit["buffering passthrough"]!;
+    console.log(`(for scale: a passthrough that only buffers the body, as edge validation must, does ${(floor.requestsPerSecond / b.requestsPerSecond).toFixed(3)}x the bare passthrough; this worker ${(w.requestsPerSecond / floor.requestsPerSecond).toFixed(3)}x that)`);
 
     // 2. Against a real agent.
     const opts = { request: { method: "POST" as const, body: sendBody("SendMessage") }, connections: PROXY_CONNECTIONS };
