@@ -83,7 +83,9 @@ async function main(): Promise<void> {
     );
     verdict("p50 over bare passthrough", `${(w.p50 - b.p50).toFixed(2)} ms`, "<= 0.2 ms", w.p50 - b.p50 <= 0.2);
     const floor = limit["buffering passthrough"]!;
-    console.log(`(for scale: a passthrough that only buffers the body, as edge validation must, does ${(floor.requestsPerSecond / b.requestsPerSecond).toFixed(3)}x the bare passthrough; this worker ${(w.requestsPerSecond / floor.requestsPerSecond).toFixed(3)}x that)`);
+    console.log(
+      `(for scale: a passthrough that only buffers the body, as edge validation must, does ${(floor.requestsPerSecond / b.requestsPerSecond).toFixed(3)}x the bare passthrough; this worker ${(w.requestsPerSecond / floor.requestsPerSecond).toFixed(3)}x that)`,
+    );
 
     // 2. Against a real agent.
     const opts = { request: { method: "POST" as const, body: sendBody("SendMessage") }, connections: PROXY_CONNECTIONS };

@@ -167,7 +167,8 @@ export default { fetch() { return new Response(body, { headers: { "content-type"
     for (const kind of ["worker", "static"] as const) {
       const started = performance.now();
       // The same bindings for both (the SKILLS namespace): Miniflare's KV service is not the worker's cold start.
-      const served = kind === "worker" ? await serveBundle(bundle) : await serve({ modules: true, script: staticScript, kvNamespaces: ["SKILLS"] });
+      const served =
+        kind === "worker" ? await serveBundle(bundle) : await serve({ modules: true, script: staticScript, kvNamespaces: ["SKILLS"] });
       const ready = performance.now();
       await timedGet(new URL(CARD_PATH, served.url).href);
       const answered = performance.now();
