@@ -16,6 +16,7 @@ import { handleRpc } from "./rpc/pipeline";
 import { RPC_METHODS, rpcCorsOptions, rpcPaths } from "./rpc/rpc-cors";
 import type { Runtime } from "./runtime";
 import { JWKS_PATH } from "./sign/card-signer";
+import { type PublicJwk, publicJwk } from "./sign/keys";
 
 export type AppEnv = { Bindings: Env };
 
@@ -47,6 +48,14 @@ const pageSecurity = secureHeaders({
 });
 const pageSecurityFor: MiddlewareHandler<AppEnv> = (c, next) => (wantsHtml(c.req.raw) ? pageSecurity(c, next) : next());
 
+/** The JWKS: the card signing key (with the keys of a rotation), and the key that signs A2A-Caller-Assertion. */
+async function publishedKeys(runtime: Runtime): Promise<{ keys: PublicJwk[] }> {
+  const keys = runtime.signer ? (await runtime.signer.jwks()).keys : [];
+  const assertionKey = runtime.config.assertionKey;
+  if (assertionKey && !keys.some((key) => key.kid === assertionKey.kid)) keys.push(publicJwk(assertionKey));
+  return { keys };
+}
+
 export function createRoutes(runtime: Runtime): Hono<AppEnv> {
   const { adminPath } = runtime.config;
   const paths = rpcPaths(runtime.config.rpcPath);
@@ -68,8 +77,8 @@ export function createRoutes(runtime: Runtime): Hono<AppEnv> {
   // The JWKS named by every card signature's `jku` (A2A 1.0 §8.4.3).
   app.get(JWKS_PATH, async (c) => {
     edgeOf(c, runtime);
-    if (!runtime.signer) throw new EdgeError("NOT_FOUND");
-    const jwks = await runtime.signer.jwks();
+    const jwks = await publishedKeys(runtime);
+    if (jwks.keys.length === 0) throw new EdgeError("NOT_FOUND");
     const headers = {
       "content-type": "application/jwk-set+json",
       "cache-control": `public, max-age=${runtime.config.cardMaxAge}`,

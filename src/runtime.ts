@@ -2,6 +2,8 @@
 // built from it. A bad configuration is remembered too: logged once per
 // isolate, answered on every route.
 import bundledDocument from "../skills.json";
+import { CallerAssertions } from "./auth/caller-assertion";
+import { EdgeAuth } from "./auth/edge-auth";
 import { CardService } from "./card/card-service";
 import { type CardSource, parseCardSource } from "./card/source";
 import { type Config, parseConfig } from "./config";
@@ -22,6 +24,9 @@ export class Runtime {
   readonly cards: CardService;
   /** Undefined when cards are not signed. */
   readonly signer: CardSigner | undefined;
+  readonly auth: EdgeAuth;
+  /** Undefined without AUTH_ASSERTION_KEY or CARD_SIGNING_KEY: no A2A-Caller-Assertion then. */
+  readonly assertions: CallerAssertions | undefined;
   /** ORIGIN_HEADERS values and their tokens, never returned to a client. */
   readonly secretFragments: readonly string[];
   /** Outbound fetch (origin, registries); injectable for tests. */
@@ -32,12 +37,21 @@ export class Runtime {
     readonly kv: KVNamespace | undefined,
     originBinding: Fetcher | undefined,
     deps: RuntimeDeps = {},
+    /** The Workers Rate Limiting binding (RATE_LIMITER); undefined = no limit. */
+    readonly rateLimiter: RateLimit | undefined = undefined,
   ) {
     this.fetch = deps.fetch ?? ((input, init) => fetch(input, init));
     this.origins = new OriginRouter(config, originBinding, this.fetch);
     this.signer = config.signingKey ? new CardSigner(config.signingKey, config.extraPublicKeys) : undefined;
     this.cards = new CardService(config, kv, bundledCardSource, this.origins, this.signer);
     this.secretFragments = secretFragments(config.originHeaders);
+    this.auth = new EdgeAuth(config, this.fetch);
+    const assertionKey = config.assertionKey ?? config.signingKey;
+    this.assertions = assertionKey ? new CallerAssertions(assertionKey) : undefined;
+    if (config.edgeAuth === "off" && config.originHeaders.authorization !== undefined) {
+      // Every caller now reaches the origin with the origin's own credential: said once per isolate.
+      log("warn", "edge_auth_off", { lends: "ORIGIN_HEADERS Authorization" });
+    }
   }
 }
 
@@ -57,8 +71,8 @@ function bundledCardSource(): CardSource {
 
 const runtimes = new WeakMap<object, Runtime | EdgeError>();
 
-/** Bindings read from the env; ORIGIN is optional and not declared in wrangler.toml (see README). */
-type RuntimeEnv = Env & { ORIGIN?: Fetcher };
+/** Bindings read from the env; ORIGIN and RATE_LIMITER are optional and not declared in wrangler.toml (see README). */
+type RuntimeEnv = Env & { ORIGIN?: Fetcher; RATE_LIMITER?: RateLimit };
 
 function createRuntime(env: RuntimeEnv, deps: RuntimeDeps): Runtime | EdgeError {
   const parsed = parseConfig({ ...env });
@@ -68,7 +82,8 @@ function createRuntime(env: RuntimeEnv, deps: RuntimeDeps): Runtime | EdgeError 
     return new EdgeError("INTERNAL", `Invalid worker configuration: ${problems}`);
   }
   const binding = typeof env.ORIGIN?.fetch === "function" ? env.ORIGIN : undefined;
-  return new Runtime(parsed.value, env.SKILLS, binding, deps);
+  const rateLimiter = typeof env.RATE_LIMITER?.limit === "function" ? env.RATE_LIMITER : undefined;
+  return new Runtime(parsed.value, env.SKILLS, binding, deps, rateLimiter);
 }
 
 export function runtimeFor(env: RuntimeEnv, deps: RuntimeDeps = {}): Runtime {

@@ -85,3 +85,29 @@ export const originRegions = json(
 // and its errors must never carry key material.
 export const signingKey = json("a private JWK (JSON)", parsePrivateJwk);
 export const extraPublicKeys = json("a JSON array of public JWKs (JSON)", parsePublicJwks);
+
+/** Caller name -> SHA-256 of its key (32 bytes). */
+export type ApiKeyHashes = ReadonlyMap<string, Uint8Array>;
+
+const KEY_HASH = /^sha256:([0-9a-fA-F]{64})$/;
+
+// Hand-written: a secret; entries are named by position, and each hash decoded once.
+function parseApiKeys(value: unknown): ApiKeyHashes {
+  if (!isJsonObject(value)) throw new Error('expected a JSON object of caller names to "sha256:<hex>" key hashes');
+  const keys = new Map<string, Uint8Array>();
+  Object.entries(value).forEach(([name, hash], index) => {
+    const hex = typeof hash === "string" ? KEY_HASH.exec(hash)?.[1] : undefined;
+    if (!/^[A-Za-z0-9._@-]{1,64}$/.test(name) || hex === undefined) {
+      throw new Error(`entry ${index + 1} must map a caller name (letters, digits, . _ @ -) to "sha256:<64 hex digits>"`);
+    }
+    keys.set(
+      name,
+      Uint8Array.from(hex.match(/../g) ?? [], (byte) => Number.parseInt(byte, 16)),
+    );
+  });
+  if (keys.size === 0) throw new Error("expected at least one caller");
+  return keys;
+}
+
+/** AUTH_API_KEYS: `{ "<caller name>": "sha256:<hex of the key>" }`; a secret. */
+export const apiKeyHashes = json('a JSON object such as {"partner-a":"sha256:<64 hex digits>"}', parseApiKeys);

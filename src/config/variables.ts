@@ -3,8 +3,9 @@
 // of names and the defaults the README table is checked against
 // (test/node/readme.test.ts) all come from this table.
 import * as z from "zod/mini";
+import { fingerprints, headerName, issuerUrl, jwtAlgorithms, trustedUrl } from "./auth-values";
 import { envObject, toFields, type ValuesOf, variable } from "./declare";
-import { extraPublicKeys, headerMap, originRegions, signingKey } from "./json-values";
+import { apiKeyHashes, extraPublicKeys, headerMap, originRegions, signingKey } from "./json-values";
 import {
   baseUrl,
   corsOrigins,
@@ -70,6 +71,23 @@ export const VARIABLES = {
   // Origins a card-source document may name as its `originUrl` (multi-agent mode).
   DOCUMENT_ORIGINS: variable("documentOrigins", originsOfUrls, new Set<string>()),
   REGISTRY_WEBHOOKS: variable("registryWebhooks", listOf(originUrl), []),
+
+  // ---- edge authentication (the card's own security schemes) ----
+  EDGE_AUTH: variable("edgeAuth", oneOf(["enforce", "off"]), "enforce"),
+  AUTH_JWT_ISSUER: variable("jwtIssuer", issuerUrl),
+  AUTH_JWT_AUDIENCE: variable("jwtAudience", restrictionOf(stringList)),
+  AUTH_JWT_JWKS_URL: variable("jwtJwksUrl", trustedUrl),
+  AUTH_JWT_ALGORITHMS: variable("jwtAlgorithms", jwtAlgorithms, ["RS256", "ES256", "EdDSA"]),
+  // Unset: the token comes from `Authorization: Bearer`.
+  AUTH_JWT_HEADER: variable("jwtHeader", headerName),
+  // A secret: never logged or echoed.
+  AUTH_API_KEYS: variable("apiKeys", apiKeyHashes),
+  AUTH_MTLS_FINGERPRINTS: variable("mtlsFingerprints", fingerprints),
+  AUTH_FORWARD_CREDENTIALS: variable("forwardCredentials", flag, false),
+  // A secret; unset: A2A-Caller-Assertion is signed with CARD_SIGNING_KEY (if set).
+  AUTH_ASSERTION_KEY: variable("assertionKey", signingKey),
+  // Retry-After of a 429: the period of the RATE_LIMITER binding's `simple` rule.
+  RATE_LIMIT_PERIOD: variable("rateLimitPeriod", wholeNumber(1, ONE_DAY), 60),
 };
 
 type Values = ValuesOf<typeof VARIABLES>;
@@ -86,6 +104,12 @@ function crossFieldRules(v: Values, ctx: z.core.$RefinementCtx<Values>): void {
   // A signature vouches for the URLs in the card: sign only for hosts the operator named, never for any Host header.
   if (v.CARD_SIGNING_KEY !== undefined && v.PUBLIC_BASE_URL === undefined && v.HOST_ALLOWLIST === undefined) {
     problem("CARD_SIGNING_KEY", "needs HOST_ALLOWLIST or PUBLIC_BASE_URL (cards are signed only for hosts you name)");
+  }
+  if (v.AUTH_JWT_ISSUER !== undefined && v.AUTH_JWT_AUDIENCE === undefined) {
+    problem("AUTH_JWT_ISSUER", "needs AUTH_JWT_AUDIENCE (tokens for another audience must be refused)");
+  }
+  if (v.AUTH_JWT_ISSUER === undefined && v.AUTH_JWT_JWKS_URL !== undefined) {
+    problem("AUTH_JWT_JWKS_URL", "needs AUTH_JWT_ISSUER (tokens of another issuer must be refused)");
   }
   if (v.CARD_SOURCE === "origin" && v.ORIGIN_URL === undefined && v.ORIGIN_CARD_URL === undefined) {
     problem("CARD_SOURCE", "origin needs ORIGIN_URL or ORIGIN_CARD_URL");

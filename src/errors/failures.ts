@@ -64,6 +64,7 @@ export const FAILURES = {
   BAD_REQUEST: { status: 400, ...INVALID },
   UNAUTHENTICATED: { status: 401, code: -32600, message: "Authentication required" },
   PERMISSION_DENIED: { status: 403, code: -32600, message: "Permission denied" },
+  RATE_LIMITED: { status: 429, ...JSON_RPC, message: "Too many requests" },
   CONFLICT: { status: 409, ...INVALID },
   PRECONDITION_FAILED: { status: 412, ...INVALID },
   INVALID_DOCUMENT: { status: 422, ...INVALID },

@@ -1,7 +1,11 @@
 // Which headers cross the edge, in each direction. Both directions are
 // allowlists: anything not named here (cookies, hop-by-hop headers, proxy
 // headers, origin-internal headers) stays on its side.
+import type { CallerAssertions } from "../auth/caller-assertion";
+import type { Caller, Credential } from "../auth/edge-auth";
 import type { Config } from "../config";
+import type { EdgeRequest } from "../http/edge-request";
+import type { OriginRoute } from "./origin-router";
 
 /** Client -> origin (A2A 1.0 §3.2.6 service parameters, 0.3 X-A2A-Extensions, W3C trace context). */
 const FORWARDED_REQUEST_HEADERS = [
@@ -35,6 +39,8 @@ export interface PublicSide {
   host: string;
   /** The connecting client, as Cloudflare saw it (CF-Connecting-IP), if known. */
   clientIp: string | undefined;
+  /** Credentials the edge consumed (edge authentication): not passed on. */
+  consumed?: readonly Credential[];
 }
 
 export function originRequestHeaders(incoming: Headers, config: Config, side: PublicSide): Headers {
@@ -43,6 +49,7 @@ export function originRequestHeaders(incoming: Headers, config: Config, side: Pu
     const value = incoming.get(name);
     if (value !== null) headers.set(name, value);
   }
+  for (const credential of side.consumed ?? []) if (credential.in === "header") headers.delete(credential.name);
   if (!headers.has("accept")) headers.set("accept", "application/json, text/event-stream");
   // X-Forwarded-For: the client's own claim is kept only behind a trusted proxy.
   const claimed = config.trustForwardedHeaders ? incoming.get("x-forwarded-for") : null;
@@ -83,4 +90,36 @@ export function clientResponseHeaders(origin: Headers, secrets: readonly string[
     headers.set(name, value);
   }
   return headers;
+}
+
+/** A token's `sub` may hold any character; a header value holds visible ASCII (the rest percent-encoded). */
+function headerSafe(value: string): string {
+  return value.replace(/[^\x20-\x7e]/gu, (char) => encodeURIComponent(char));
+}
+
+/** The client's query string, minus an API key the edge consumed from it. */
+export function clientQuery(search: string, consumed: readonly Credential[]): string {
+  const names = consumed.filter((c) => c.in === "query").map((c) => c.name);
+  if (names.length === 0 || search === "") return search;
+  const params = new URLSearchParams(search);
+  for (const name of names) params.delete(name);
+  const rest = params.toString();
+  return rest === "" ? "" : `?${rest}`;
+}
+
+/**
+ * Who called, as the edge authenticated them: `A2A-Caller` (`<scheme>:<subject>`),
+ * `A2A-Caller-Scopes` and `A2A-Caller-Assertion`, a JWT the origin verifies
+ * against the worker's JWKS. A client's own `A2A-Caller*` headers never pass
+ * (the request allowlist has none).
+ */
+export async function callerHeaders(headers: Headers, edge: EdgeRequest, caller: Caller, route: OriginRoute): Promise<void> {
+  const name = headerSafe(`${caller.scheme}:${caller.subject}`);
+  headers.set("a2a-caller", name);
+  headers.set("a2a-caller-scopes", headerSafe(caller.scopes.join(" ")));
+  const assertions: CallerAssertions | undefined = edge.runtime.assertions;
+  if (!assertions) return;
+  const audience = edge.runtime.config.originUrl ?? route.candidates[0] ?? "";
+  const claims = { caller: name, scopes: caller.scopes, issuer: edge.base, audience };
+  headers.set("a2a-caller-assertion", await assertions.sign(claims, Date.now()));
 }

@@ -19,13 +19,13 @@ export interface OriginReply {
 const TIMED_OUT = Symbol("timed out");
 
 /** Each attempt in turn; resolves with the first answer, or rejects with the last connection error. */
-async function firstAnswer(edge: EdgeRequest, route: OriginRoute, init: RequestInit, method: string): Promise<OriginReply> {
+async function firstAnswer(edge: EdgeRequest, route: OriginRoute, init: RequestInit, method: string, search: string): Promise<OriginReply> {
   const { origins } = edge.runtime;
   let lastError: unknown;
   for (const [attempt, candidate] of route.candidates.entries()) {
     const origin = origins.label(candidate);
     try {
-      return { response: await origins.send(withClientQuery(candidate, edge.target.search), init), origin };
+      return { response: await origins.send(withClientQuery(candidate, search), init), origin };
     } catch (error) {
       lastError = error;
       const fields = {
@@ -48,13 +48,14 @@ export async function sendWithFailover(
   headers: Headers,
   body: Uint8Array,
   method: string,
+  search: string,
 ): Promise<OriginReply | Failure> {
   const { originTimeoutMs } = edge.runtime.config;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), originTimeoutMs);
   });
-  const attempts = firstAnswer(edge, route, { method: "POST", headers, body, redirect: "manual" }, method);
+  const attempts = firstAnswer(edge, route, { method: "POST", headers, body, redirect: "manual" }, method, search);
   try {
     const reply = await Promise.race([attempts, deadline]);
     if (reply !== TIMED_OUT) return reply;

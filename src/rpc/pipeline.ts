@@ -1,21 +1,23 @@
 // POST <rpc path>: a JSON-RPC call, validated at the edge and streamed to the
 // origin agent, as named stages (README "How a request flows"):
-//   read body -> validate -> version -> authenticate -> resolve origin
-//   -> send with failover -> classify the reply -> transform.
+//   read body -> validate -> version -> authenticate -> rate limit
+//   -> resolve origin -> send with failover -> classify the reply -> transform.
 // Each stage returns its value or a Failure (a row of errors/failures.ts); a
 // failure becomes a JSON-RPC envelope with the request's id (null when it
 // could not be read). One structured log line per failure, in the stage.
+import type { Caller } from "../auth/edge-auth";
+import type { CardSource } from "../card/source";
 import { type Failure, failure, isFailure } from "../errors/failures";
 import { type RpcId, rpcFailureResponse } from "../errors/responses";
 import type { EdgeRequest } from "../http/edge-request";
 import { searchParam } from "../http/request-target";
 import { log } from "../log";
 import { classifyReply } from "../proxy/classify";
-import { originRequestHeaders } from "../proxy/forwarding-headers";
+import { callerHeaders, clientQuery, originRequestHeaders } from "../proxy/forwarding-headers";
 import type { OriginRoute } from "../proxy/origin-router";
 import { sendWithFailover } from "../proxy/send";
 import { transformReply } from "../proxy/transform";
-import { authenticate } from "./authenticate";
+import { authenticate, withinRateLimit } from "./authenticate";
 import { readRpcBody } from "./read-body";
 import { type RpcCall, validateRpcRequest } from "./validate";
 import { requestVersion, unservedVersion } from "./version";
@@ -30,13 +32,19 @@ async function admitCall(edge: EdgeRequest): Promise<RpcCall | { id: RpcId; fail
   const { call } = validated;
   const versionHeader = edge.request.headers.get("a2a-version") ?? searchParam(edge.target, "A2A-Version");
   const unserved = unservedVersion(requestVersion(versionHeader, call.method), cards.servedVersions());
-  if (unserved) return { id: call.id, failure: unserved };
-  const authenticated = authenticate(call, edge);
-  const caller = authenticated instanceof Promise ? await authenticated : authenticated;
-  return isFailure(caller) ? { id: call.id, failure: caller } : call;
+  return unserved ? { id: call.id, failure: unserved } : call;
 }
 
-/** Stage 4: the origin for this host's call. */
+/** Stages 4-5: the caller the card's schemes identify (or none), within its rate limit. */
+async function admitCaller(edge: EdgeRequest, call: RpcCall): Promise<Caller | undefined | Failure> {
+  const found = edge.runtime.cards.source(edge.hostname, edge.keepAlive);
+  const source: CardSource = found instanceof Promise ? await found : found;
+  const caller = await authenticate(edge, call, source);
+  if (isFailure(caller)) return caller;
+  return (await withinRateLimit(edge, caller)) ?? caller;
+}
+
+/** Stage 6: the origin for this host's call. */
 async function resolveOrigin(edge: EdgeRequest, method: string): Promise<OriginRoute | Failure> {
   const { cards, origins } = edge.runtime;
   const found = cards.store.lookup(edge.hostname, edge.keepAlive);
@@ -47,14 +55,18 @@ async function resolveOrigin(edge: EdgeRequest, method: string): Promise<OriginR
   return failure("ORIGIN_NOT_CONFIGURED", "no origin agent is configured");
 }
 
-/** Stages 5-7: the origin's answer, made the client's. */
-async function forward(edge: EdgeRequest, call: RpcCall, route: OriginRoute): Promise<Response | Failure> {
-  const headers = originRequestHeaders(edge.request.headers, edge.runtime.config, {
+/** Stages 7-9: the origin's answer, made the client's. */
+async function forward(edge: EdgeRequest, call: RpcCall, caller: Caller | undefined, route: OriginRoute): Promise<Response | Failure> {
+  const { config } = edge.runtime;
+  const consumed = caller && !config.forwardCredentials ? caller.consumed : [];
+  const headers = originRequestHeaders(edge.request.headers, config, {
     scheme: edge.publicScheme,
     host: edge.publicHost,
     clientIp: edge.request.headers.get("cf-connecting-ip") ?? undefined,
+    consumed,
   });
-  const reply = await sendWithFailover(edge, route, headers, call.bytes, call.method);
+  if (caller) await callerHeaders(headers, edge, caller, route);
+  const reply = await sendWithFailover(edge, route, headers, call.bytes, call.method, clientQuery(edge.target.search, consumed));
   if (isFailure(reply)) return reply;
   const classified = classifyReply(reply, call.method);
   if (isFailure(classified)) return classified;
@@ -64,8 +76,10 @@ async function forward(edge: EdgeRequest, call: RpcCall, route: OriginRoute): Pr
 export async function handleRpc(edge: EdgeRequest): Promise<Response> {
   const call = await admitCall(edge);
   if ("failure" in call) return rpcFailureResponse(call.failure, call.id);
+  const caller = await admitCaller(edge, call);
+  if (isFailure(caller)) return rpcFailureResponse(caller, call.id);
   const route = await resolveOrigin(edge, call.method);
   if (isFailure(route)) return rpcFailureResponse(route, call.id);
-  const answer = await forward(edge, call, route);
+  const answer = await forward(edge, call, caller, route);
   return isFailure(answer) ? rpcFailureResponse(answer, call.id) : answer;
 }

@@ -67,3 +67,21 @@ export async function callVia(
   await waitOnExecutionContext(ctx);
   return response;
 }
+
+/**
+ * A caller the edge authenticates by API key (edge authentication): a document
+ * whose card requires the `partnerKey` scheme, AUTH_API_KEYS holding the hash
+ * of `key`, and the header that presents it.
+ */
+export async function apiKeyCaller(caller = "partner", key = "partner-key-0123456789") {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)));
+  const hash = [...digest].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  const document = {
+    name: "Keyed Agent",
+    capabilities: { extendedAgentCard: true },
+    securitySchemes: { partnerKey: { type: "apiKey", in: "header", name: "X-API-Key" } },
+    security: [{ partnerKey: [] }],
+  };
+  const kv = { get: async (name: string) => (name === "default" ? JSON.stringify(document) : null) } as unknown as KVNamespace;
+  return { env: { SKILLS: kv, AUTH_API_KEYS: JSON.stringify({ [caller]: `sha256:${hash}` }) }, headers: { "X-API-Key": key } };
+}

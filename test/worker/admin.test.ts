@@ -159,7 +159,7 @@ describe("many agents on one worker", () => {
 
   it("sends a host's RPC to the origin its document names, when DOCUMENT_ORIGINS lists it", async () => {
     const origin = fakeOrigin(() => Response.json({ jsonrpc: "2.0", id: 1, result: {} }));
-    const call = worker({ ORIGIN_URL: "http://10.0.0.1/", DOCUMENT_ORIGINS: "http://10.0.0.2:7000" }, origin);
+    const call = worker({ ORIGIN_URL: "http://10.0.0.1/", DOCUMENT_ORIGINS: "http://10.0.0.2:7000", EDGE_AUTH: "off" }, origin);
     const a = host("agent-a");
     await call(`https://x.example.com/_admin/documents/${a}`, put({ name: "A", originUrl: "http://10.0.0.2:7000/a2a" }));
     const rpc = { method: "POST", headers: { "content-type": "application/json" }, body: '{"jsonrpc":"2.0","id":1,"method":"GetTask"}' };

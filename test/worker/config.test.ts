@@ -33,8 +33,67 @@ describe("parseConfig", () => {
         documentOrigins: new Set(),
         signingKey: undefined,
         extraPublicKeys: [],
+        edgeAuth: "enforce",
+        jwtIssuer: undefined,
+        jwtAudience: undefined,
+        jwtJwksUrl: undefined,
+        jwtAlgorithms: ["RS256", "ES256", "EdDSA"],
+        jwtHeader: undefined,
+        apiKeys: undefined,
+        mtlsFingerprints: undefined,
+        forwardCredentials: false,
+        assertionKey: undefined,
+        rateLimitPeriod: 60,
       },
     });
+  });
+
+  it("reads the edge-authentication variables", () => {
+    const parsed = parseConfig({
+      EDGE_AUTH: "Enforce",
+      AUTH_JWT_ISSUER: "https://team.cloudflareaccess.com",
+      AUTH_JWT_AUDIENCE: "aud-1, aud-2",
+      AUTH_JWT_ALGORITHMS: "ES256,EdDSA",
+      AUTH_JWT_HEADER: "Cf-Access-Jwt-Assertion",
+      AUTH_API_KEYS: JSON.stringify({ "partner-a": `sha256:${"ab".repeat(32)}` }),
+      AUTH_MTLS_FINGERPRINTS: `${"AB:".repeat(31)}AB`,
+    });
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.value).toMatchObject({
+      edgeAuth: "enforce",
+      jwtIssuer: "https://team.cloudflareaccess.com",
+      jwtAlgorithms: ["ES256", "EdDSA"],
+      jwtHeader: "cf-access-jwt-assertion",
+    });
+    expect([...parsed.value.jwtAudience!]).toEqual(["aud-1", "aud-2"]);
+    expect([...parsed.value.apiKeys!.keys()]).toEqual(["partner-a"]);
+    expect(parsed.value.apiKeys!.get("partner-a")).toHaveLength(32);
+    expect([...parsed.value.mtlsFingerprints!]).toEqual(["ab".repeat(32)]);
+  });
+
+  it.each([
+    ["AUTH_JWT_ISSUER", { AUTH_JWT_ISSUER: "http://idp.example.com", AUTH_JWT_AUDIENCE: "a" }, /https/],
+    ["AUTH_JWT_ISSUER", { AUTH_JWT_ISSUER: "https://idp.example.com" }, /AUTH_JWT_AUDIENCE/],
+    ["AUTH_JWT_JWKS_URL", { AUTH_JWT_JWKS_URL: "https://idp.example.com/jwks" }, /AUTH_JWT_ISSUER/],
+    ["AUTH_JWT_ALGORITHMS", { AUTH_JWT_ALGORITHMS: "HS256" }, /algorithms among/],
+    ["AUTH_JWT_ALGORITHMS", { AUTH_JWT_ALGORITHMS: "none" }, /algorithms among/],
+    ["AUTH_API_KEYS", { AUTH_API_KEYS: '{"a":"plain-text-key"}' }, /sha256/],
+    ["AUTH_MTLS_FINGERPRINTS", { AUTH_MTLS_FINGERPRINTS: "xyz" }, /64 hex/],
+  ])("refuses %s as configured in %j, saying why", (name, env, message) => {
+    const parsed = parseConfig(env);
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.issues.find((issue) => issue.path === name)?.message).toMatch(message);
+    expect(JSON.stringify(parsed.issues)).not.toContain("plain-text-key");
+  });
+
+  it("accepts an http issuer only on a loopback host (local development and tests)", () => {
+    for (const issuer of ["http://127.0.0.1:4000", "http://localhost:4000/realms/a", "http://[::1]:4000"]) {
+      const parsed = parseConfig({ AUTH_JWT_ISSUER: issuer, AUTH_JWT_AUDIENCE: "a" });
+      expect(parsed.ok, issuer).toBe(true);
+      if (parsed.ok) expect(parsed.value.jwtIssuer).toBe(issuer);
+    }
   });
 
   it("reads strings, wrangler JSON values and lists", () => {

@@ -104,7 +104,7 @@ describe("failures of the JSON-RPC path, as the table says", () => {
   it.each(CASES)("%s", async (_name, answer, init, overrides, reason) => {
     for (const level of ["log", "warn", "error"] as const) vi.spyOn(console, level).mockImplementation(() => {});
     const origin = fakeOrigin(answer);
-    const response = await callVia(origin, PUBLIC, init, makeEnv({ ORIGIN_URL: "http://10.0.0.9/", ...overrides }));
+    const response = await callVia(origin, PUBLIC, init, makeEnv({ ORIGIN_URL: "http://10.0.0.9/", EDGE_AUTH: "off", ...overrides }));
     const row = FAILURES[reason];
     expect(response.status).toBe(row.status);
     const body = (await response.json()) as { jsonrpc: string; error: { code: number; data: { reason: string }[] } };

@@ -9,7 +9,7 @@ import { CARD_VARIANTS } from "../../src/card/variant";
 import { exceedsDepth, hasDuplicateKey } from "../../src/json";
 import { requestVersion } from "../../src/rpc/version";
 import { schemaErrors } from "../support/schemas";
-import { CARD, call, callVia, fakeOrigin, LEGACY, makeEnv } from "../support/worker";
+import { apiKeyCaller, CARD, call, callVia, fakeOrigin, LEGACY, makeEnv } from "../support/worker";
 
 const PUBLIC = "https://agents.example.com";
 const PRIVATE = "http://10.1.2.3:8080";
@@ -28,7 +28,7 @@ const json = (value: unknown, init: ResponseInit = {}) =>
   });
 const okOrigin = () =>
   fakeOrigin(async (req) => json({ jsonrpc: "2.0", id: ((await req.clone().json()) as { id: unknown }).id, result: { ok: true } }));
-const env = (overrides: Record<string, unknown> = {}) => makeEnv({ ORIGIN_URL: `${PRIVATE}/rpc`, ...overrides });
+const env = (overrides: Record<string, unknown> = {}) => makeEnv({ ORIGIN_URL: `${PRIVATE}/rpc`, EDGE_AUTH: "off", ...overrides });
 
 /** `{"a":{"a":...{"a":1}}}`, `depth` objects deep, as text (JSON.stringify of it would recurse). */
 const nestedText = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
@@ -71,7 +71,13 @@ describe("deeply nested documents and replies", () => {
       () =>
         new Response(`{"jsonrpc":"2.0","id":"deep","result":${nestedText(5_000)}}`, { headers: { "content-type": "application/json" } }),
     );
-    const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: "deep", method: "GetExtendedAgentCard" }), env());
+    const caller = await apiKeyCaller();
+    const response = await callVia(
+      origin,
+      `${PUBLIC}/`,
+      rpc({ jsonrpc: "2.0", id: "deep", method: "GetExtendedAgentCard" }, caller.headers),
+      env(caller.env),
+    );
     expect(response.status).toBe(502);
     expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: "deep", error: { code: -32603 } });
   });
@@ -125,7 +131,7 @@ describe("response headers", () => {
       origin,
       `${PUBLIC}/`,
       rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }),
-      makeEnv({ ORIGIN_URL: "http://localhost:32100/", ORIGIN_HEADERS: headers }),
+      makeEnv({ ORIGIN_URL: "http://localhost:32100/", ORIGIN_HEADERS: headers, EDGE_AUTH: "off" }),
     );
     expect(response.headers.get("cache-control")).toBeNull();
     expect(response.headers.get("content-language")).toBeNull();

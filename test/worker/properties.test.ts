@@ -11,6 +11,7 @@ import { parseCardSource, parseCardSourceText } from "../../src/card/source";
 import { CARD_VARIANTS } from "../../src/card/variant";
 import { CONFIG_VARIABLES, parseConfig } from "../../src/config";
 import { FAILURES } from "../../src/errors/failures";
+import { EXTENDED_CARD_METHODS } from "../../src/proxy/extended-card";
 import { validateRpcRequest } from "../../src/rpc/validate";
 import {
   documentArb,
@@ -268,7 +269,12 @@ describe("the worker under hostile requests", () => {
       if (!envs.has(key))
         envs.set(
           key,
-          makeEnv({ ORIGIN_URL: "http://10.0.0.1/", MAX_BODY_BYTES: String(MAX), ...(allowlist ? { METHOD_ALLOWLIST: key } : {}) }),
+          makeEnv({
+            EDGE_AUTH: "off",
+            ORIGIN_URL: "http://10.0.0.1/",
+            MAX_BODY_BYTES: String(MAX),
+            ...(allowlist ? { METHOD_ALLOWLIST: key } : {}),
+          }),
         );
       return envs.get(key)!;
     };
@@ -316,6 +322,12 @@ describe("the worker under hostile requests", () => {
           tally.add("refused 413");
           expect(response.status).toBe(413);
           expect(reply).toMatchObject({ id: null, error: { code: -32600 } });
+          expect(forwarded).toHaveLength(0);
+        } else if (c.expected.ok && EXTENDED_CARD_METHODS.has(c.expected.method)) {
+          // In every EDGE_AUTH mode the extended card goes to an authenticated caller only.
+          tally.add("refused 401");
+          expect(response.status, c.kind).toBe(401);
+          expect(reply).toMatchObject({ id: c.expected.id, error: { code: -32600 } });
           expect(forwarded).toHaveLength(0);
         } else if (c.expected.ok) {
           tally.add("forwarded");
@@ -365,8 +377,8 @@ describe("the worker under hostile requests", () => {
     const origin = fakeOrigin(() => Response.json({ jsonrpc: "2.0", id: 1, result: {} }));
     const LISTED = "https://ui.example";
     for (const [env, listed] of [
-      [makeEnv({ ORIGIN_URL: "http://10.0.0.1/" }), false],
-      [makeEnv({ ORIGIN_URL: "http://10.0.0.1/", CORS_ALLOWED_ORIGINS: LISTED }), true],
+      [makeEnv({ EDGE_AUTH: "off", ORIGIN_URL: "http://10.0.0.1/" }), false],
+      [makeEnv({ EDGE_AUTH: "off", ORIGIN_URL: "http://10.0.0.1/", CORS_ALLOWED_ORIGINS: LISTED }), true],
     ] as const) {
       await fc.assert(
         fc.asyncProperty(fc.oneof(fc.webUrl(), fc.constant(LISTED), fc.constant("null")), async (requestOrigin) => {

@@ -3,12 +3,13 @@ import * as jose from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { INVALID_UTF8 } from "../support/arbitraries";
 import { until } from "../support/wait";
-import { callVia, fakeOrigin, makeEnv } from "../support/worker";
+import { apiKeyCaller, callVia, fakeOrigin, makeEnv } from "../support/worker";
 
 const PUBLIC = "https://agents.example.com";
 const PRIVATE = "http://10.1.2.3:8080";
 const ORIGIN_SECRET = "Bearer origin-secret-token-123";
-const env = (overrides: Record<string, unknown> = {}) => makeEnv({ ORIGIN_URL: `${PRIVATE}/rpc`, ...overrides });
+// Forwarding, not authentication (auth.test.ts): the bundled sample card requires credentials, so edge auth is off here.
+const env = (overrides: Record<string, unknown> = {}) => makeEnv({ ORIGIN_URL: `${PRIVATE}/rpc`, EDGE_AUTH: "off", ...overrides });
 
 function rpc(body: unknown, headers: Record<string, string> = {}): RequestInit {
   return {
@@ -424,7 +425,13 @@ describe("extended card", () => {
 
   it.each(["GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard"])("rewrites every origin URL in the %s result", async (method) => {
     const origin = fakeOrigin(() => json({ jsonrpc: "2.0", id: 3, result: originCard }));
-    const response = await callVia(origin, `${PUBLIC}/a2a`, rpc({ jsonrpc: "2.0", id: 3, method }), env({ RPC_PATH: "/a2a" }));
+    const caller = await apiKeyCaller();
+    const response = await callVia(
+      origin,
+      `${PUBLIC}/a2a`,
+      rpc({ jsonrpc: "2.0", id: 3, method }, caller.headers),
+      env({ RPC_PATH: "/a2a", ...caller.env }),
+    );
     const text = await response.text();
     expect(text).not.toContain("10.1.2.3");
     expect(text).not.toContain("localhost");
@@ -463,11 +470,12 @@ describe("extended card signatures", () => {
       signatures: [{ protected: "origin", signature: "origin" }],
     };
     const origin = fakeOrigin(() => json({ jsonrpc: "2.0", id: 1, result: card }));
+    const caller = await apiKeyCaller();
     const response = await callVia(
       origin,
       `${PUBLIC}/`,
-      rpc({ jsonrpc: "2.0", id: 1, method: "GetExtendedAgentCard" }),
-      env({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" }),
+      rpc({ jsonrpc: "2.0", id: 1, method: "GetExtendedAgentCard" }, caller.headers),
+      env({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com", ...caller.env }),
     );
     const { result } = (await response.json()) as { result: Record<string, any> };
     expect(result.signatures).toHaveLength(1);
@@ -558,7 +566,12 @@ describe("faults", () => {
 
   it("answers 503 when no origin is configured", async () => {
     captureLogs();
-    const response = await callVia(okOrigin(), `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }), makeEnv());
+    const response = await callVia(
+      okOrigin(),
+      `${PUBLIC}/`,
+      rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }),
+      makeEnv({ EDGE_AUTH: "off" }),
+    );
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ id: 1, error: { code: -32603 } });
   });

@@ -8,7 +8,7 @@ import { callVia, fakeOrigin, makeEnv } from "../support/worker";
 const HOST = "https://agents.example.com";
 const TOKEN = "admin-token-0123456789abcdef";
 const env = (overrides: Record<string, unknown> = {}) =>
-  makeEnv({ ORIGIN_URL: "http://10.0.0.9/rpc", RPC_PATH: "/a2a", ADMIN_PATH: "/ops", ADMIN_TOKEN: TOKEN, ...overrides });
+  makeEnv({ ORIGIN_URL: "http://10.0.0.9/rpc", RPC_PATH: "/a2a", ADMIN_PATH: "/ops", ADMIN_TOKEN: TOKEN, EDGE_AUTH: "off", ...overrides });
 const origin = () => fakeOrigin(() => Response.json({ jsonrpc: "2.0", id: 1, result: { ok: true } }));
 const rpcBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: {} });
 
@@ -76,7 +76,7 @@ describe("the route table", () => {
       origin(),
       `${HOST}/`,
       { method: "POST", headers: { "content-type": "application/json" }, body: rpcBody },
-      makeEnv({ ORIGIN_URL: "http://10.0.0.9/" }),
+      makeEnv({ ORIGIN_URL: "http://10.0.0.9/", EDGE_AUTH: "off" }),
     );
     expect(await atRoot.json()).toEqual({ jsonrpc: "2.0", id: 1, result: { ok: true } });
   });

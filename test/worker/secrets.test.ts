@@ -72,6 +72,7 @@ describe("secrets", () => {
     const worker = createWorker({ fetch: origin.fetch });
     const env = makeEnv({
       ORIGIN_URL: "http://10.0.0.1/",
+      EDGE_AUTH: "off",
       ORIGIN_HEADERS: JSON.stringify({ Authorization: ORIGIN_TOKEN, "CF-Access-Client-Secret": ACCESS_SECRET }),
       ADMIN_TOKEN,
       CARD_SIGNING_KEY: signingKey,

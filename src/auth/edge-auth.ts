@@ -1,0 +1,147 @@
+// Edge authentication by the card's own security schemes: a caller must meet
+// one alternative of the card's requirements (all its schemes, with their
+// scopes). Each scheme type has one verifier; a required scheme nothing here
+// can verify fails closed (401 for everyone, logged once per isolate).
+// RFC 6750 §3: a bare `Bearer` challenge when no token came, `invalid_token`
+// for a token presented and refused, 403 `insufficient_scope` with the scope.
+import type { Config } from "../config";
+import { type Failure, failure } from "../errors/failures";
+import type { EdgeRequest } from "../http/edge-request";
+import { log } from "../log";
+import type { FetchLike } from "../proxy/origin-router";
+import { type ApiKeyPlace, callerOfKey, presentedKey } from "./api-keys";
+import { JwtVerifier } from "./jwt-verifier";
+import { certificateCaller } from "./mtls";
+import { type Requirements, type SchemeNeed, verifierKind } from "./requirements";
+
+/** A credential the edge consumed, removed before the call goes on (unless AUTH_FORWARD_CREDENTIALS). */
+export type Credential = ApiKeyPlace;
+
+export interface Caller {
+  /** The card's name of the scheme that identified the caller. */
+  scheme: string;
+  /** The token's `sub`, the API key's caller name, or the certificate's subject. */
+  subject: string;
+  scopes: readonly string[];
+  consumed: readonly Credential[];
+}
+
+type Check =
+  | { state: "ok"; subject: string; scopes: readonly string[]; consumed: Credential | undefined }
+  | { state: "absent" | "invalid" | "unverifiable" };
+
+type AuthConfig = Pick<Config, "jwtIssuer" | "jwtAudience" | "jwtJwksUrl" | "jwtAlgorithms" | "jwtHeader" | "apiKeys" | "mtlsFingerprints">;
+
+const BEARER = /^bearer +(\S+)$/i;
+
+export class EdgeAuth {
+  readonly #jwt: JwtVerifier | undefined;
+  readonly #unverifiableLogged = new Set<string>();
+
+  constructor(
+    private readonly config: AuthConfig,
+    fetchImpl: FetchLike,
+  ) {
+    const { jwtIssuer } = config;
+    this.#jwt = jwtIssuer ? new JwtVerifier({ ...config, jwtIssuer }, fetchImpl) : undefined;
+  }
+
+  /** Whether a scheme is verified here (the page says so; the rest fail closed). */
+  verifies(need: Pick<SchemeNeed, "scheme">): boolean {
+    const kind = verifierKind(need.scheme);
+    return (kind === "jwt" && this.#jwt !== undefined) || (kind === "apiKey" && this.config.apiKeys !== undefined) || kind === "mtls";
+  }
+
+  /** The caller (undefined: the card requires nothing), or 401/403 as RFC 6750 says. */
+  async authenticate(edge: EdgeRequest, requirements: Requirements): Promise<Caller | undefined | Failure> {
+    if (requirements.length === 0) return undefined;
+    const checks = new Map<string, Promise<Check>>();
+    const check = (need: SchemeNeed) => {
+      let result = checks.get(need.name);
+      if (!result) {
+        result = this.#check(edge, need);
+        checks.set(need.name, result);
+      }
+      return result;
+    };
+    let scopeShortfall: readonly string[] | undefined;
+    for (const alternative of requirements) {
+      const results = await Promise.all(alternative.map(check));
+      if (!results.every((r) => r.state === "ok")) continue;
+      const granted = new Set(results.flatMap((r) => (r.state === "ok" ? r.scopes : [])));
+      const needed = alternative.flatMap((need) => need.scopes);
+      if (needed.every((scope) => granted.has(scope))) return callerOf(alternative, results);
+      scopeShortfall ??= needed;
+    }
+    if (scopeShortfall) {
+      const scope = scopeShortfall.join(" ");
+      return failure("PERMISSION_DENIED", "the credentials lack a scope this agent requires", {
+        headers: { "www-authenticate": `Bearer realm="${edge.publicHost}", error="insufficient_scope", scope="${scope}"` },
+      });
+    }
+    const seen = await Promise.all([...checks.values()]);
+    const refused = seen.some((r) => r.state === "invalid");
+    const challenge = `Bearer realm="${edge.publicHost}"${refused ? ', error="invalid_token"' : ""}`;
+    return failure("UNAUTHENTICATED", refused ? "the credentials were refused" : "credentials are required", {
+      headers: { "www-authenticate": challenge },
+    });
+  }
+
+  #check(edge: EdgeRequest, need: SchemeNeed): Promise<Check> {
+    const { scheme } = need;
+    switch (verifierKind(scheme)) {
+      case "jwt":
+        return this.#checkJwt(edge, need);
+      case "apiKey":
+        return scheme.type === "apiKey" ? this.#checkApiKey(edge, need, { in: scheme.in, name: scheme.name }) : this.#unverifiable(need);
+      case "mtls": {
+        const subject = certificateCaller(edge.request, this.config.mtlsFingerprints);
+        return Promise.resolve(subject ? { state: "ok", subject, scopes: [], consumed: undefined } : { state: "absent" });
+      }
+      case "none":
+        return this.#unverifiable(need);
+    }
+  }
+
+  async #checkJwt(edge: EdgeRequest, need: SchemeNeed): Promise<Check> {
+    if (!this.#jwt) return this.#unverifiable(need);
+    const header = this.config.jwtHeader ?? "authorization";
+    const raw = edge.request.headers.get(header);
+    // Query-string tokens (RFC 6750 §2.3) are never read: they end up in logs.
+    const token = raw === null ? null : header === "authorization" ? BEARER.exec(raw)?.[1] : raw.trim();
+    if (!token) return raw === null ? { state: "absent" } : { state: "invalid" };
+    const result = await this.#jwt.verify(token);
+    return result.ok
+      ? { state: "ok", subject: result.subject, scopes: result.scopes, consumed: { in: "header", name: header } }
+      : { state: "invalid" };
+  }
+
+  async #checkApiKey(edge: EdgeRequest, need: SchemeNeed, place: ApiKeyPlace): Promise<Check> {
+    if (!this.config.apiKeys) return this.#unverifiable(need);
+    const key = presentedKey(edge, place);
+    if (key === null || key === "") return { state: "absent" };
+    const caller = await callerOfKey(key, this.config.apiKeys);
+    return caller ? { state: "ok", subject: caller, scopes: [], consumed: place } : { state: "invalid" };
+  }
+
+  #unverifiable(need: SchemeNeed): Promise<Check> {
+    if (!this.#unverifiableLogged.has(need.name)) {
+      this.#unverifiableLogged.add(need.name);
+      log("error", "auth_scheme_unverifiable", { scheme: need.name, type: need.scheme.type });
+    }
+    return Promise.resolve({ state: "unverifiable" });
+  }
+}
+
+function callerOf(alternative: readonly SchemeNeed[], results: readonly Check[]): Caller {
+  const consumed: Credential[] = [];
+  const scopes = new Set<string>();
+  let identified: { scheme: string; subject: string } | undefined;
+  results.forEach((result, index) => {
+    if (result.state !== "ok") return;
+    if (result.consumed) consumed.push(result.consumed);
+    for (const scope of result.scopes) scopes.add(scope);
+    identified ??= { scheme: alternative[index]?.name ?? "unknown", subject: result.subject };
+  });
+  return { ...(identified ?? { scheme: "unknown", subject: "unknown" }), scopes: [...scopes], consumed };
+}
