@@ -6,7 +6,15 @@ export default defineConfig({
     projects: [
       {
         // Inside workerd, with the bindings of wrangler.toml (real local KV).
-        plugins: [cloudflareTest({ main: "./src/index.ts", wrangler: { configPath: "./wrangler.toml" } })],
+        // TEST_RATE_LIMITER: a real Workers Rate Limiting binding (Miniflare's), handed to the worker as
+        // RATE_LIMITER only by the tests about rate limits (test/worker/auth.test.ts).
+        plugins: [
+          cloudflareTest({
+            main: "./src/index.ts",
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { ratelimits: { TEST_RATE_LIMITER: { simple: { limit: 3, period: 60 } } } },
+          }),
+        ],
         test: { name: "workers", include: ["test/worker/**/*.test.ts"] },
       },
       {

@@ -1,10 +1,10 @@
 // A2A-Caller-Assertion: what the edge tells the origin about who called, as
 // a short-lived JWT signed by the edge (AUTH_ASSERTION_KEY, else the card
 // signing key), verifiable against the worker's own JWKS: the origin trusts
-// the caller's identity without trusting the network in between.
-import { importJWK, SignJWT } from "jose";
-import type { PrivateSigningJwk } from "../sign/keys";
-import { algOf } from "../sign/keys";
+// the caller's identity without trusting the network in between. Signed with
+// the same WebCrypto signer as the cards (jose verifies it at the origin).
+import { importSigner, type PrivateSigningJwk, type Signer } from "../sign/keys";
+import { compactJws } from "../sign/sign";
 
 const LIFETIME_S = 60;
 
@@ -18,24 +18,22 @@ export interface AssertedCaller {
 }
 
 export class CallerAssertions {
-  #key: Promise<CryptoKey | Uint8Array> | undefined;
+  #signer: Promise<Signer> | undefined;
 
   constructor(private readonly jwk: PrivateSigningJwk) {}
 
-  get kid(): string {
-    return this.jwk.kid;
-  }
-
   async sign(claims: AssertedCaller, nowMs: number): Promise<string> {
-    this.#key ??= importJWK({ ...this.jwk }, algOf(this.jwk));
+    this.#signer ??= importSigner(this.jwk);
+    const signer = await this.#signer;
     const iat = Math.floor(nowMs / 1000);
-    return new SignJWT({ scope: claims.scopes.join(" ") })
-      .setProtectedHeader({ alg: algOf(this.jwk), kid: this.jwk.kid, typ: "JWT" })
-      .setIssuer(claims.issuer)
-      .setAudience(claims.audience)
-      .setSubject(claims.caller)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + LIFETIME_S)
-      .sign(await this.#key);
+    const payload = {
+      iss: claims.issuer,
+      aud: claims.audience,
+      sub: claims.caller,
+      scope: claims.scopes.join(" "),
+      iat,
+      exp: iat + LIFETIME_S,
+    };
+    return compactJws(signer, { alg: signer.alg, kid: signer.kid, typ: "JWT" }, payload);
   }
 }

@@ -42,7 +42,7 @@ export function parsePrivateJwk(value: unknown): PrivateSigningJwk {
   throw new Error("expected an EC P-256 (ES256) or OKP Ed25519 (EdDSA) key");
 }
 
-export function algOf(jwk: Pick<PrivateSigningJwk, "kty">): SigningAlg {
+function algOf(jwk: Pick<PrivateSigningJwk, "kty">): SigningAlg {
   return jwk.kty === "EC" ? "ES256" : "EdDSA";
 }
 

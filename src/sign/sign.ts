@@ -19,7 +19,7 @@ const encoder = new TextEncoder();
  * Unpadded base64url (RFC 7515 §2); hono's helper keeps the `=` padding. It
  * takes a whole buffer: `slice()` gives the view's bytes their own one.
  */
-function base64url(bytes: Uint8Array): string {
+export function base64url(bytes: Uint8Array): string {
   return encodeBase64Url(bytes.slice().buffer).replace(/=+$/, "");
 }
 
@@ -40,4 +40,10 @@ export async function signCard<Card extends JsonObject>(card: Card, signer: Sign
   const sdkPayload = a2aJsPayload(unsigned);
   if (sdkPayload !== payload && a2aJsPayloadCoversUrls(unsigned)) signatures.push(await detachedJws(signer, protectedHeader, sdkPayload));
   return { ...unsigned, signatures };
+}
+
+/** A compact JWS (RFC 7515 §7.1) over a JSON payload, e.g. a JWT the edge issues (A2A-Caller-Assertion). */
+export async function compactJws(signer: Signer, header: JsonObject, payload: JsonObject): Promise<string> {
+  const input = `${base64url(encoder.encode(JSON.stringify(header)))}.${base64url(encoder.encode(JSON.stringify(payload)))}`;
+  return `${input}.${base64url(await signer.sign(encoder.encode(input)))}`;
 }

@@ -54,7 +54,7 @@ export function fakeOrigin(handler: (request: Request) => Response | Promise<Res
 export async function callVia(
   origin: Pick<FakeOrigin, "fetch">,
   input: string,
-  init: RequestInit & { cf?: unknown } = {},
+  init: Omit<RequestInit, "cf"> & { cf?: unknown } = {},
   workerEnv: Env = makeEnv(),
 ): Promise<Response> {
   const worker = createWorker({ fetch: origin.fetch });
