@@ -5,8 +5,12 @@
 //     physical limit of a proxy on this runtime), 16 connections;
 //  2. SendMessage against the @a2a-js/sdk origin agent, direct and through the
 //     worker, 4 connections (below the Node origin's saturation point);
-//  3. time to the first SSE event of SendStreamingMessage, direct and proxied.
+//  3. time to the first SSE event of SendStreamingMessage, direct and proxied;
+//  4. what edge authentication costs: the same SendMessage, 1 connection (pure
+//     latency), without a check (EDGE_AUTH=off) and with a JWT check against an
+//     oidc-provider issuer (keys already fetched: the steady state).
 // Each goal is printed with the figure and whether this run met it.
+import { startOidcIssuer } from "../test/support/oidc-issuer";
 import { startOriginAgent } from "../test/support/origin-agent";
 import { buildBundle, CONNECTIONS, DURATION_S, LOAD_TOOL, load, printTable, ROUNDS, serve, serveBundle, sideBySide, verdict } from "./lib";
 import { BARE_PASSTHROUGH, BUFFERING_PASSTHROUGH, fixedJsonOrigin, sendBody } from "./proxy-targets";
@@ -44,20 +48,34 @@ async function main(): Promise<void> {
   const bundle = buildBundle();
   const fixed = await fixedJsonOrigin();
   const agent = await startOriginAgent({ streamDelayMs: 0 });
-  const stops: Array<() => unknown> = [fixed.close, () => agent.stop()];
+  const audience = "https://agent.example/";
+  const idp = await startOidcIssuer({ resources: [audience], ttl: 3600 });
+  const stops: Array<() => unknown> = [fixed.close, () => agent.stop(), () => idp.stop()];
   try {
     const bare = await serve({ modules: true, script: BARE_PASSTHROUGH, bindings: { ORIGIN_URL: fixed.url } });
     stops.push(bare.stop);
     const buffering = await serve({ modules: true, script: BUFFERING_PASSTHROUGH, bindings: { ORIGIN_URL: fixed.url } });
     stops.push(buffering.stop);
-    const edge = await serveBundle(bundle, { ORIGIN_URL: fixed.url });
+    // The bundled card requires a bearer token: the proxy figures are taken without the check, section 4 adds it.
+    const edge = await serveBundle(bundle, { ORIGIN_URL: fixed.url, EDGE_AUTH: "off" });
     stops.push(edge.stop);
-    const edgeToAgent = await serveBundle(bundle, { ORIGIN_URL: agent.url });
+    const edgeJwt = await serveBundle(bundle, { ORIGIN_URL: fixed.url, AUTH_JWT_ISSUER: idp.issuer, AUTH_JWT_AUDIENCE: audience });
+    stops.push(edgeJwt.stop);
+    const edgeToAgent = await serveBundle(bundle, { ORIGIN_URL: agent.url, EDGE_AUTH: "off" });
     stops.push(edgeToAgent.stop);
+    const withToken = { ...headers, authorization: `Bearer ${await idp.token(idp.clients.agent)}` };
 
-    // Sanity: every target answers the request with a result.
-    for (const url of [bare.url.href, edge.url.href, agent.url, edgeToAgent.url.href]) {
-      const reply = (await (await fetch(url, { method: "POST", headers, body: sendBody("SendMessage") })).json()) as { result?: unknown };
+    // Sanity: every target answers the request with a result (the JWT target with the token; this also warms its JWKS).
+    for (const [url, sent] of [
+      [bare.url.href, headers],
+      [edge.url.href, headers],
+      [edgeJwt.url.href, withToken],
+      [agent.url, headers],
+      [edgeToAgent.url.href, headers],
+    ] as const) {
+      const reply = (await (await fetch(url, { method: "POST", headers: sent, body: sendBody("SendMessage") })).json()) as {
+        result?: unknown;
+      };
       if (!reply.result) throw new Error(`no result from ${url}: ${JSON.stringify(reply).slice(0, 300)}`);
     }
     console.log(
@@ -117,6 +135,19 @@ async function main(): Promise<void> {
     );
     const firstEvent = percentile(sp, 50) - percentile(sd, 50);
     verdict("first-event overhead p50", `${firstEvent.toFixed(2)} ms`, "<= 5 ms", firstEvent <= 5);
+
+    // 4. Edge authentication: one connection, so p50 is the time one request takes.
+    const single = { request: kib, connections: 1 };
+    const auth = await sideBySide({
+      "this worker, EDGE_AUTH=off": () => load(edge.url.href, headers, single),
+      "this worker, JWT checked": () => load(edgeJwt.url.href, withToken, single),
+    });
+    printTable(auth);
+    const off = auth["this worker, EDGE_AUTH=off"]!;
+    const jwt = auth["this worker, JWT checked"]!;
+    if (jwt.non2xx > 0 || jwt.errors > 0) throw new Error(`the JWT target answered ${jwt.non2xx} non-2xx and ${jwt.errors} errors`);
+    const added = jwt.p50 - off.p50;
+    verdict("p50 added by edge auth (RS256 JWT, warm JWKS, 1 connection)", `${added.toFixed(3)} ms`, "<= 0.2 ms", added <= 0.2);
   } finally {
     for (const stop of stops.reverse()) await stop();
   }

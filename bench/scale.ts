@@ -121,7 +121,7 @@ async function proxyByBodySize(bundle: { path: string }): Promise<void> {
   console.log("body".padStart(8), "bare p50".padStart(9), "worker p50".padStart(11), "added".padStart(9));
   const origin = await fixedJsonOrigin();
   const bare = await serve({ modules: true, script: BARE_PASSTHROUGH, bindings: { ORIGIN_URL: origin.url } });
-  const edge = await serveBundle(bundle, { ORIGIN_URL: origin.url, MAX_BODY_BYTES: String(2 * 1024 * 1024) });
+  const edge = await serveBundle(bundle, { ORIGIN_URL: origin.url, MAX_BODY_BYTES: String(2 * 1024 * 1024), EDGE_AUTH: "off" });
   const headers = { "content-type": "application/json", "a2a-version": "1.0" };
   let added1MiB = Number.NaN;
   try {

@@ -30,7 +30,13 @@ type Check =
   | { state: "ok"; subject: string; scopes: readonly string[]; consumed: Credential | undefined }
   | { state: "absent" | "invalid" | "unverifiable" };
 
-type AuthConfig = Pick<Config, "jwtIssuer" | "jwtAudience" | "jwtJwksUrl" | "jwtAlgorithms" | "jwtHeader" | "apiKeys" | "mtlsFingerprints">;
+/** Checked at the edge; required but unverifiable here, so every call is refused; or left to the origin (EDGE_AUTH=off). */
+export type SchemeEnforcement = "edge" | "closed" | "origin";
+
+type AuthConfig = Pick<
+  Config,
+  "edgeAuth" | "jwtIssuer" | "jwtAudience" | "jwtJwksUrl" | "jwtAlgorithms" | "jwtHeader" | "apiKeys" | "mtlsFingerprints"
+>;
 
 const BEARER = /^bearer +(\S+)$/i;
 
@@ -50,6 +56,15 @@ export class EdgeAuth {
   verifies(need: Pick<SchemeNeed, "scheme">): boolean {
     const kind = verifierKind(need.scheme);
     return (kind === "jwt" && this.#jwt !== undefined) || (kind === "apiKey" && this.config.apiKeys !== undefined) || kind === "mtls";
+  }
+
+  /** What the edge does with each scheme the card requires, for the page. */
+  enforcement(requirements: Requirements): Record<string, SchemeEnforcement> {
+    const result: Record<string, SchemeEnforcement> = {};
+    for (const need of requirements.flat()) {
+      result[need.name] = this.config.edgeAuth === "off" ? "origin" : this.verifies(need) ? "edge" : "closed";
+    }
+    return result;
   }
 
   /** The caller (undefined: the card requires nothing), or 401/403 as RFC 6750 says. */

@@ -1,5 +1,6 @@
 // GET/HEAD on the two well-known card paths, and the human view of the same
 // card (GET /, or a card path asked for with Accept: text/html).
+import { requirementsOf } from "../auth/requirements";
 import type { EdgeRequest } from "../http/edge-request";
 import { ifNoneMatchHits } from "../http/etag";
 import { searchParam } from "../http/request-target";
@@ -45,5 +46,14 @@ export function cardResponse(edge: EdgeRequest): Later<Response> {
 
 /** The human view, rendered from the strict 1.0 card (signatures included). */
 export function pageResponse(edge: EdgeRequest): Later<Response> {
-  return andThen(builtCard(edge, "v1"), (built) => renderCardPage(built, `${edge.base}${CARD_PATH}`, edge.runtime.config.cardMaxAge));
+  const { cards, auth, config } = edge.runtime;
+  return andThen(cards.source(edge.hostname, edge.keepAlive), (source) =>
+    andThen(cards.card(source, edge.base, "v1"), (built) =>
+      renderCardPage(
+        built,
+        { cardUrl: `${edge.base}${CARD_PATH}`, enforcement: auth.enforcement(requirementsOf(source)) },
+        config.cardMaxAge,
+      ),
+    ),
+  );
 }

@@ -22,8 +22,11 @@ import { readRpcBody } from "./read-body";
 import { type RpcCall, validateRpcRequest } from "./validate";
 import { requestVersion, unservedVersion } from "./version";
 
+/** A call the edge admitted, with the A2A version it was checked as (`Major.Minor`). */
+type AdmittedCall = RpcCall & { version: string };
+
 /** Stages 1-3: the call as the edge admits it, or why not (with the id, once it could be read). */
-async function admitCall(edge: EdgeRequest): Promise<RpcCall | { id: RpcId; failure: Failure }> {
+async function admitCall(edge: EdgeRequest): Promise<AdmittedCall | { id: RpcId; failure: Failure }> {
   const { config, cards } = edge.runtime;
   const body = await readRpcBody(edge.request, config);
   if (isFailure(body)) return { id: null, failure: body };
@@ -31,8 +34,9 @@ async function admitCall(edge: EdgeRequest): Promise<RpcCall | { id: RpcId; fail
   if (!validated.ok) return validated;
   const { call } = validated;
   const versionHeader = edge.request.headers.get("a2a-version") ?? searchParam(edge.target, "A2A-Version");
-  const unserved = unservedVersion(requestVersion(versionHeader, call.method), cards.servedVersions());
-  return unserved ? { id: call.id, failure: unserved } : call;
+  const version = requestVersion(versionHeader, call.method);
+  const unserved = unservedVersion(version, cards.servedVersions());
+  return unserved ? { id: call.id, failure: unserved } : { ...call, version };
 }
 
 /** Stages 4-5: the caller the card's schemes identify (or none), within its rate limit. */
@@ -56,7 +60,7 @@ async function resolveOrigin(edge: EdgeRequest, method: string): Promise<OriginR
 }
 
 /** Stages 7-9: the origin's answer, made the client's. */
-async function forward(edge: EdgeRequest, call: RpcCall, caller: Caller | undefined, route: OriginRoute): Promise<Response | Failure> {
+async function forward(edge: EdgeRequest, call: AdmittedCall, caller: Caller | undefined, route: OriginRoute): Promise<Response | Failure> {
   const { config } = edge.runtime;
   const consumed = caller && !config.forwardCredentials ? caller.consumed : [];
   const headers = originRequestHeaders(edge.request.headers, config, {
@@ -65,6 +69,9 @@ async function forward(edge: EdgeRequest, call: RpcCall, caller: Caller | undefi
     clientIp: edge.request.headers.get("cf-connecting-ip") ?? undefined,
     consumed,
   });
+  // The origin runs the version the edge checked: a call without the header (the @a2a-js/sdk 1.3 client's
+  // GetExtendedAgentCard) was admitted by its method's generation, which an origin would read as 0.3 (§3.6).
+  if (!headers.has("a2a-version")) headers.set("a2a-version", call.version);
   if (caller) await callerHeaders(headers, edge, caller, route);
   const reply = await sendWithFailover(edge, route, headers, call.bytes, call.method, clientQuery(edge.target.search, consumed));
   if (isFailure(reply)) return reply;

@@ -3,7 +3,7 @@ import { decodeBase64Url } from "hono/utils/encode";
 import type * as v1 from "../a2a/v1";
 import type { BuiltCard } from "../card/card-service";
 import { jsonObject } from "../json";
-import { CardPage, type SignatureInfo } from "./page";
+import { CardPage, type CardPageProps, type SignatureInfo } from "./page";
 
 const pages = new WeakMap<BuiltCard<"v1">, string>();
 const decoder = new TextDecoder();
@@ -21,10 +21,11 @@ function signatureOf(card: v1.AgentCard): SignatureInfo | undefined {
   }
 }
 
-export function renderCardPage(built: BuiltCard<"v1">, cardUrl: string, maxAge: number): Response {
+/** The same built card always gets the same page: the URL and the enforcement are per runtime and host, as the card is. */
+export function renderCardPage(built: BuiltCard<"v1">, context: Pick<CardPageProps, "cardUrl" | "enforcement">, maxAge: number): Response {
   let html = pages.get(built);
   if (html === undefined) {
-    html = `<!doctype html>${CardPage({ card: built.card, cardUrl, signature: signatureOf(built.card) })}`;
+    html = `<!doctype html>${CardPage({ card: built.card, ...context, signature: signatureOf(built.card) })}`;
     pages.set(built, html);
   }
   return new Response(html, {

@@ -2,6 +2,7 @@
 // capabilities, security. Each takes the typed 1.0 card (or part of it).
 import type { FC } from "hono/jsx";
 import type * as v1 from "../a2a/v1";
+import type { SchemeEnforcement } from "../auth/edge-auth";
 import { requirementText, schemeDescription, schemeSummary } from "./card-text";
 
 const SkillArticle: FC<{ skill: v1.AgentSkill }> = ({ skill }) => (
@@ -92,26 +93,42 @@ export const InterfacesSection: FC<{ card: v1.AgentCard }> = ({ card }) => (
   </section>
 );
 
-const SchemeList: FC<{ schemes: NonNullable<v1.AgentCard["securitySchemes"]> }> = ({ schemes }) => (
+const ENFORCEMENT_TEXT: Record<SchemeEnforcement, string> = {
+  edge: "Enforced at the edge.",
+  closed: "Required, but the edge has no verifier for it: calls that rely on it are refused.",
+  origin: "Not checked at the edge (EDGE_AUTH=off): the agent behind it decides.",
+};
+
+type Enforcement = Readonly<Record<string, SchemeEnforcement>>;
+
+const SchemeList: FC<{ schemes: NonNullable<v1.AgentCard["securitySchemes"]>; enforcement: Enforcement }> = ({ schemes, enforcement }) => (
   <dl>
-    {Object.entries(schemes).map(([name, scheme]) => (
-      <>
-        <dt>
-          <code>{name}</code>
-        </dt>
-        <dd>
-          {schemeSummary(scheme)}
-          {schemeDescription(scheme) ? ` — ${schemeDescription(scheme)}` : ""}
-        </dd>
-      </>
-    ))}
+    {Object.entries(schemes).map(([name, scheme]) => {
+      const state = enforcement[name];
+      return (
+        <>
+          <dt>
+            <code>{name}</code>
+          </dt>
+          <dd>
+            {schemeSummary(scheme)}
+            {schemeDescription(scheme) ? ` — ${schemeDescription(scheme)}` : ""}
+            {state ? <span class={`enforcement ${state}`}> {ENFORCEMENT_TEXT[state]}</span> : null}
+          </dd>
+        </>
+      );
+    })}
   </dl>
 );
 
-export const SecuritySection: FC<{ card: v1.AgentCard }> = ({ card }) => (
+export const SecuritySection: FC<{ card: v1.AgentCard; enforcement: Enforcement }> = ({ card, enforcement }) => (
   <section aria-labelledby="security">
     <h2 id="security">Security</h2>
-    {card.securitySchemes ? <SchemeList schemes={card.securitySchemes} /> : <p class="muted">No security schemes declared.</p>}
+    {card.securitySchemes ? (
+      <SchemeList schemes={card.securitySchemes} enforcement={enforcement} />
+    ) : (
+      <p class="muted">No security schemes declared.</p>
+    )}
     {card.securityRequirements?.length ? <p>Required: {card.securityRequirements.map(requirementText).join(" or ")}</p> : null}
   </section>
 );

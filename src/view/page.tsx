@@ -3,6 +3,7 @@
 // that the JSON endpoint serves (same memo, same signatures).
 import type { FC } from "hono/jsx";
 import type * as v1 from "../a2a/v1";
+import type { SchemeEnforcement } from "../auth/edge-auth";
 import { shellQuote } from "./card-text";
 import { InterfacesSection, SecuritySection, SkillsSection } from "./page-sections";
 import { STYLE } from "./style";
@@ -72,9 +73,11 @@ export interface CardPageProps {
   card: v1.AgentCard;
   cardUrl: string;
   signature: SignatureInfo | undefined;
+  /** Per required scheme, what the edge does with it (EDGE_AUTH and the verifiers configured). */
+  enforcement: Readonly<Record<string, SchemeEnforcement>>;
 }
 
-export const CardPage: FC<CardPageProps> = ({ card, cardUrl, signature }) => (
+export const CardPage: FC<CardPageProps> = ({ card, cardUrl, signature, enforcement }) => (
   <html lang="en">
     <head>
       <meta charset="utf-8" />
@@ -91,7 +94,7 @@ export const CardPage: FC<CardPageProps> = ({ card, cardUrl, signature }) => (
 
         <SkillsSection skills={card.skills} />
         <InterfacesSection card={card} />
-        <SecuritySection card={card} />
+        <SecuritySection card={card} enforcement={enforcement} />
         <SignatureSection signature={signature} />
         <FetchSection cardUrl={cardUrl} />
       </main>

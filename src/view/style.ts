@@ -12,4 +12,5 @@ export const STYLE = [
     "th,td{text-align:left;border-bottom:1px solid var(--line);padding:.35rem .5rem;vertical-align:top}",
   "pre{background:var(--chip);padding:.8rem;border-radius:6px;overflow-x:auto;user-select:all}code{font-family:ui-monospace,monospace}",
   "article{border:1px solid var(--line);border-radius:8px;padding:.2rem 1rem;margin:.8rem 0}",
+  ".enforcement{font-weight:600}.enforcement.closed{color:#c62828}",
 ].join("\n");

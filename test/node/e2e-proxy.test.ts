@@ -1,17 +1,35 @@
 // End to end, real processes: an @a2a-js/sdk origin agent on 127.0.0.1 that
-// requires its own credential, the worker under `wrangler dev` fronting it, and
-// the @a2a-js/sdk client talking only to the worker.
+// requires its own credential and a verified A2A-Caller-Assertion, the worker
+// under `wrangler dev` fronting it and enforcing the card's security schemes
+// with keys from a real OpenID provider (oidc-provider), and the @a2a-js/sdk
+// client, with an authentication handler, talking only to the worker.
 import { randomUUID } from "node:crypto";
 import { SendMessageRequest, type StreamResponse, TaskState } from "@a2a-js/sdk";
-import { type Client, ClientFactory } from "@a2a-js/sdk/client";
+import {
+  type AuthenticationHandler,
+  type Client,
+  ClientFactory,
+  ClientFactoryOptions,
+  createAuthenticatingFetchWithRetry,
+  type HttpHeaders,
+  JsonRpcTransportFactory,
+} from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { messageText, ORIGIN_AGENT_NAME, type OriginAgent, startOriginAgent } from "../support/origin-agent";
+import { type OidcIssuer, startOidcIssuer } from "../support/oidc-issuer";
+import { EXTENDED_SKILL_ID, messageText, ORIGIN_AGENT_NAME, type OriginAgent, startOriginAgent } from "../support/origin-agent";
 import { type Started, startWranglerDev } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 import { latch, until, within } from "../support/wait";
 
 const ORIGIN_CREDENTIAL = "Bearer e2e-origin-credential-7f3a";
 const DELAY = 50;
+const AUDIENCE = "https://agent.example/";
+
+/** A P-256 private JWK for AUTH_ASSERTION_KEY, as `npm run keys` makes one. */
+async function assertionKey(): Promise<JsonWebKey & { kid: string }> {
+  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  return { ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey), kid: "e2e-assertion" };
+}
 
 function request(text: string): SendMessageRequest {
   return SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text }] } });
@@ -25,24 +43,57 @@ function startWorker(vars: Record<string, string>): Promise<{ dev: Started; base
   return startWranglerDev(Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]));
 }
 
-describe("the SDK client through the worker to the origin agent", () => {
+describe("the SDK client, authenticated at the edge by the card's own schemes, through the worker to the origin agent", () => {
+  let idp: OidcIssuer;
   let origin: OriginAgent;
   let worker: { dev: Started; base: string };
   let client: Client;
   const held = latch();
+  /** Every response the client's fetch saw, and the token its authentication handler holds. */
+  const statuses: number[] = [];
+  let token: string | undefined;
+  const bearer = () => ({ Authorization: `Bearer ${token}` });
 
   beforeAll(async () => {
+    idp = await startOidcIssuer({ resources: [AUDIENCE, "https://other.example/"] });
     origin = await startOriginAgent({
       streamDelayMs: DELAY,
       requiredAuthorization: ORIGIN_CREDENTIAL,
       hold: (text) => (text === "stream me" ? held.promise : undefined),
     });
-    worker = await startWorker({ ORIGIN_URL: origin.url, ORIGIN_HEADERS: JSON.stringify({ Authorization: ORIGIN_CREDENTIAL }) });
-    client = await new ClientFactory().createFromUrl(worker.base);
+    // The bundled skills.json requires `acmeBearer` (any valid token) or `acmeOAuth` with travel:read.
+    worker = await startWorker({
+      ORIGIN_URL: origin.url,
+      ORIGIN_HEADERS: JSON.stringify({ Authorization: ORIGIN_CREDENTIAL }),
+      AUTH_JWT_ISSUER: idp.issuer,
+      AUTH_JWT_AUDIENCE: AUDIENCE,
+      AUTH_ASSERTION_KEY: JSON.stringify(await assertionKey()),
+    });
+    origin.trustEdge({ jwksUrl: `${worker.base}/.well-known/jwks.json`, issuer: worker.base });
+    // An OAuth client as the SDK has it: no token until the edge asks for one (401 + Bearer challenge).
+    const handler: AuthenticationHandler = {
+      headers: async (): Promise<HttpHeaders> => (token ? { authorization: `Bearer ${token}` } : {}),
+      shouldRetryWithHeaders: async (_request, response) => {
+        if (response.status !== 401 || !response.headers.get("www-authenticate")?.startsWith("Bearer ")) return undefined;
+        token = await idp.token(idp.clients.agent);
+        return { authorization: `Bearer ${token}` };
+      },
+    };
+    const observed: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      statuses.push(response.status);
+      return response;
+    };
+    const fetchImpl = createAuthenticatingFetchWithRetry(observed, handler);
+    const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl })],
+    });
+    client = await new ClientFactory(options).createFromUrl(worker.base);
   });
   afterAll(async () => {
     await worker?.dev.stop();
     await origin?.stop();
+    await idp?.stop();
   });
 
   it("resolves the worker's card, whose interfaces point at the worker", async () => {
@@ -53,13 +104,23 @@ describe("the SDK client through the worker to the origin agent", () => {
     expect(JSON.stringify(card)).not.toContain(String(origin.port));
   });
 
-  it("sendMessage works, and the origin sees its own credential, not the client's", async () => {
+  it("sendMessage: the edge challenges, the client's handler gets a token, and the origin learns who called from a verified assertion", async () => {
     const before = origin.requests.length;
     const result = await client.sendMessage(request("hello edge"));
     expect("id" in result && result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(statuses.slice(0, 2)).toEqual([401, 200]); // challenged once, then through with the token
     const seen = origin.requests.slice(before);
-    expect(seen.map((r) => r.method)).toEqual(["SendMessage"]);
-    expect(seen[0]!.headers.authorization).toBe(ORIGIN_CREDENTIAL);
+    expect(seen.map((r) => r.method)).toEqual(["SendMessage"]); // the anonymous try never reached it
+    expect(seen[0]!.headers.authorization).toBe(ORIGIN_CREDENTIAL); // its own credential, not the caller's token
+    expect(JSON.stringify(seen[0]!.headers)).not.toContain(token!);
+    expect(seen[0]!.headers["a2a-caller"]).toBe("acmeBearer:agent-client");
+    expect(seen[0]!.assertion).toMatchObject({
+      iss: worker.base,
+      aud: origin.url,
+      sub: "acmeBearer:agent-client",
+      scope: "a2a.read a2a.write",
+    });
+    expect(seen[0]!.assertion!.exp! - seen[0]!.assertion!.iat!).toBeLessThanOrEqual(60);
     expect(seen[0]!.headers["a2a-version"]).toBe("1.0");
     expect(seen[0]!.headers["x-forwarded-host"]).toBe(new URL(worker.base).host);
   });
@@ -76,6 +137,7 @@ describe("the SDK client through the worker to the origin agent", () => {
     expect(last?.$case === "statusUpdate" && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const artifact = events[2]!.payload;
     expect(artifact?.$case === "artifactUpdate" && messageText(artifact.value.artifact)).toBe("echo: stream me");
+    expect(origin.requests.at(-1)!.assertion?.sub).toBe("acmeBearer:agent-client");
   });
 
   it("getTask works through the worker", async () => {
@@ -86,30 +148,59 @@ describe("the SDK client through the worker to the origin agent", () => {
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
-  it("a raw 0.3 message/send works (no A2A-Version header)", async () => {
-    const response = await post(`${worker.base}/`, {
-      jsonrpc: "2.0",
-      id: "legacy-1",
-      method: "message/send",
-      params: { message: { kind: "message", messageId: randomUUID(), role: "user", parts: [{ kind: "text", text: "old school" }] } },
-    });
-    expect(response.status).toBe(200);
-    const body = (await response.json()) as any;
-    expect(body.id).toBe("legacy-1");
-    expect(JSON.stringify(body.result)).toContain("echo: old school");
-  });
-
-  it("the extended card comes back with the worker's URLs, never the origin's", async () => {
+  it("the extended card goes to the authenticated client, with the worker's URLs, never the origin's", async () => {
+    const card = await client.transport.getExtendedAgentCard({ tenant: "" }); // the bundled card does not advertise it, so Client.getAgentCard() would not ask
+    expect(card.name).toBe(ORIGIN_AGENT_NAME);
+    expect(card.skills.map((s) => s.id)).toContain(EXTENDED_SKILL_ID);
+    expect(JSON.stringify(card)).not.toContain(`127.0.0.1:${origin.port}`);
     for (const [method, headers] of [
       ["GetExtendedAgentCard", { "A2A-Version": "1.0" }],
       ["agent/getAuthenticatedExtendedCard", {}],
     ] as const) {
-      const response = await post(`${worker.base}/`, { jsonrpc: "2.0", id: 5, method }, headers);
-      const text = await response.text();
+      const text = await (await post(`${worker.base}/`, { jsonrpc: "2.0", id: 5, method }, { ...headers, ...bearer() })).text();
       expect(text).not.toContain(`127.0.0.1:${origin.port}`);
       expect(JSON.parse(text).result.name).toBe(ORIGIN_AGENT_NAME);
       expect(text).toContain(`${worker.base}/`);
     }
+  });
+
+  it("refuses anonymous and forged calls at the edge: 401 with the challenge and the id, nothing reaches the origin", async () => {
+    const before = origin.requests.length;
+    const otherAudience = await idp.token(idp.clients.agent, { resource: "https://other.example/" });
+    for (const [id, method, headers, challenge] of [
+      ["anon-ext", "GetExtendedAgentCard", { "A2A-Version": "1.0" }, `Bearer realm="${new URL(worker.base).host}"`],
+      ["anon-ext-03", "agent/getAuthenticatedExtendedCard", {}, `Bearer realm="${new URL(worker.base).host}"`],
+      ["anon-send", "SendMessage", { "A2A-Version": "1.0" }, `Bearer realm="${new URL(worker.base).host}"`],
+      [
+        "wrong-aud",
+        "GetTask",
+        { "A2A-Version": "1.0", Authorization: `Bearer ${otherAudience}` },
+        `Bearer realm="${new URL(worker.base).host}", error="invalid_token"`,
+      ],
+    ] as const) {
+      const response = await post(`${worker.base}/`, { jsonrpc: "2.0", id, method, params: {} }, headers);
+      expect(response.status, id).toBe(401);
+      expect(response.headers.get("www-authenticate"), id).toBe(challenge);
+      expect(await response.json(), id).toMatchObject({ jsonrpc: "2.0", id, error: { code: -32600 } });
+    }
+    expect(origin.requests.length).toBe(before);
+  });
+
+  it("a raw 0.3 message/send works with a token (no A2A-Version header)", async () => {
+    const response = await post(
+      `${worker.base}/`,
+      {
+        jsonrpc: "2.0",
+        id: "legacy-1",
+        method: "message/send",
+        params: { message: { kind: "message", messageId: randomUUID(), role: "user", parts: [{ kind: "text", text: "old school" }] } },
+      },
+      bearer(),
+    );
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as any;
+    expect(body.id).toBe("legacy-1");
+    expect(JSON.stringify(body.result)).toContain("echo: old school");
   });
 
   it("edge validation answers bad requests without reaching the origin", async () => {
@@ -124,7 +215,7 @@ describe("the SDK client through the worker to the origin agent", () => {
     const response = await post(
       `${worker.base}/`,
       { jsonrpc: "2.0", id: "after-stop", method: "GetTask", params: { id: "x" } },
-      { "A2A-Version": "1.0" },
+      { "A2A-Version": "1.0", ...bearer() },
     );
     expect(response.status).toBe(502);
     const text = await response.text();

@@ -5,26 +5,33 @@
 // dev` (what `npm run dev` runs). Body framing under `wrangler dev`, which
 // re-frames requests, has its own file (dev-server-bodies.test.ts).
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createLocalJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBundle, serveBundle } from "../../bench/lib";
+import { type OidcIssuer, startOidcIssuer } from "../support/oidc-issuer";
 import { run, startWranglerDev } from "../support/processes";
-import { raw, rawExchange, writeChunked } from "../support/raw-http";
+import { type RawReply, raw, rawExchange, writeChunked } from "../support/raw-http";
 
 interface CountingOrigin {
   url: string;
   /** Body bytes received, per request, in order. */
   received: number[];
+  /** Request headers received, per request, in order. */
+  headers: IncomingHttpHeaders[];
   server: Server;
 }
 
 /** An origin that counts every body byte it receives and answers each call with a JSON-RPC result naming itself. */
 function countingOrigin(name: string): Promise<CountingOrigin> {
   const received: number[] = [];
+  const headers: IncomingHttpHeaders[] = [];
   const server = createServer((req, res) => {
+    headers.push(req.headers);
     let bytes = 0;
     let text = "";
     req.on("data", (chunk: Buffer) => {
@@ -45,7 +52,7 @@ function countingOrigin(name: string): Promise<CountingOrigin> {
   });
   return new Promise((resolve) =>
     server.listen(0, "127.0.0.1", () =>
-      resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, received, server }),
+      resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, received, headers, server }),
     ),
   );
 }
@@ -142,7 +149,7 @@ const TARGETS = [
 
 describe("request bodies on the wire", () => {
   it("caps a chunked body that also declares a small Content-Length, by bytes read: 413, nothing reaches the origin", async () => {
-    const { port } = await worker({ ORIGIN_URL: main.url });
+    const { port } = await worker({ ORIGIN_URL: main.url, EDGE_AUTH: "off" });
     const before = main.received.length;
     const rssBefore = workerdRssMiB();
     const exchange = rawExchange(
@@ -230,7 +237,7 @@ describe.each(TARGETS)("KV documents under concurrency and abuse, %s", (_name, s
 
   it("serves the card for every host when the default document is nested 5,000 levels deep", async () => {
     const deep = `{"capabilities":{"extensions":[{"uri":"https://x.example/e","params":${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}}]}}`;
-    const { port } = await start({ ORIGIN_URL: main.url, KV_CACHE_TTL: "0" }, { default: deep });
+    const { port } = await start({ ORIGIN_URL: main.url, KV_CACHE_TTL: "0", EDGE_AUTH: "off" }, { default: deep });
     for (const host of ["one.example.com", "two.example.com"]) {
       expect((await raw(port, get(host, "/.well-known/agent-card.json"))).status).toBe(200);
       expect((await raw(port, get(host, "/", "Accept: text/html\r\n"))).status).toBe(200);
@@ -259,5 +266,107 @@ describe.each(TARGETS)("signatures only for named hosts, %s", (_name, start) => 
     expect(refused.status).toBe(500);
     expect(refused.body).toContain("HOST_ALLOWLIST or PUBLIC_BASE_URL");
     expect(refused.body).not.toContain("nWGx");
+  });
+});
+
+/** A P-256 private JWK for AUTH_ASSERTION_KEY. */
+async function assertionKey(): Promise<JsonWebKey & { kid: string }> {
+  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  return { ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey), kid: "sockets-assertion" };
+}
+
+describe.each(TARGETS)("edge authentication on the wire, %s", (_name, start) => {
+  const AUDIENCE = "https://agent.example/";
+  const PARTNER_KEY = "partner-key-6b1d0c";
+  let idp: OidcIssuer;
+  let port: number;
+  const guarded = (id: string, token: string | undefined, extra = "", path = "/") => {
+    const body = rpcBody(id);
+    const auth = token === undefined ? "" : `Authorization: Bearer ${token}\r\n`;
+    return `POST ${path} HTTP/1.1\r\nHost: guarded.example.com\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${auth}${extra}Connection: close\r\n\r\n${body}`;
+  };
+  const edgeKeys = async () => createLocalJWKSet(JSON.parse((await raw(port, get("guarded.example.com", "/.well-known/jwks.json"))).body));
+  const header = (reply: RawReply, name: string) => new RegExp(`^${name}: (.*)$`, "im").exec(reply.head)?.[1]?.trim();
+
+  beforeAll(async () => {
+    idp = await startOidcIssuer({ resources: [AUDIENCE] });
+    stops.push(idp.stop);
+    const document = {
+      name: "Guarded Agent",
+      securitySchemes: {
+        partnerKey: { type: "apiKey", in: "header", name: "X-Partner-Key" },
+        sso: { type: "openIdConnect", openIdConnectUrl: idp.discoveryUrl },
+      },
+      security: [{ partnerKey: [] }, { sso: ["a2a.write"] }],
+    };
+    const keyHash = createHash("sha256").update(PARTNER_KEY).digest("hex");
+    ({ port } = await start(
+      {
+        ORIGIN_URL: main.url,
+        AUTH_JWT_ISSUER: idp.issuer,
+        AUTH_JWT_AUDIENCE: AUDIENCE,
+        AUTH_API_KEYS: JSON.stringify({ "partner-1": `sha256:${keyHash}` }),
+        AUTH_ASSERTION_KEY: JSON.stringify(await assertionKey()),
+      },
+      { default: JSON.stringify(document) },
+    ));
+  });
+
+  it("refuses an anonymous call and a token in the query string with 401, a bare Bearer challenge and the id; nothing reaches the origin", async () => {
+    const before = main.received.length;
+    const token = await idp.token(idp.clients.agent);
+    for (const [id, request] of [
+      ["anon", guarded("anon", undefined)],
+      ["query", guarded("query", undefined, "", `/?access_token=${token}`)],
+    ] as const) {
+      const reply = await raw(port, request);
+      expect(reply.status, id).toBe(401);
+      expect(header(reply, "www-authenticate"), id).toBe('Bearer realm="guarded.example.com"');
+      expect(JSON.parse(reply.body), id).toMatchObject({ jsonrpc: "2.0", id, error: { code: -32600 } });
+    }
+    expect(main.received.length).toBe(before);
+  });
+
+  it("refuses a wrong API key and a tampered token with invalid_token", async () => {
+    const before = main.received.length;
+    const token = await idp.token(idp.clients.agent);
+    const [head, payload, signature] = token.split(".");
+    const tampered = `${head}.${payload}.${signature!.startsWith("A") ? "B" : "A"}${signature!.slice(1)}`;
+    for (const request of [guarded("k", undefined, "X-Partner-Key: not-the-key\r\n"), guarded("t", tampered)]) {
+      const reply = await raw(port, request);
+      expect(reply.status).toBe(401);
+      expect(header(reply, "www-authenticate")).toBe('Bearer realm="guarded.example.com", error="invalid_token"');
+    }
+    expect(main.received.length).toBe(before);
+  });
+
+  it("answers a token without the required scope with 403 insufficient_scope naming it", async () => {
+    const reply = await raw(port, guarded("reader", await idp.token(idp.clients.reader)));
+    expect(reply.status).toBe(403);
+    expect(header(reply, "www-authenticate")).toBe('Bearer realm="guarded.example.com", error="insufficient_scope", scope="a2a.write"');
+    expect(JSON.parse(reply.body)).toMatchObject({ id: "reader", error: { code: -32600 } });
+  });
+
+  it("lets an API key and a provider's token through; the origin sees the edge's caller headers, never the client's or the credential", async () => {
+    const spoof = "A2A-Caller: admin:root\r\nA2A-Caller-Scopes: everything\r\nA2A-Caller-Assertion: forged\r\n";
+    for (const [request, caller, scopes] of [
+      [guarded("key", undefined, `X-Partner-Key: ${PARTNER_KEY}\r\n${spoof}`), "partnerKey:partner-1", ""],
+      [guarded("jwt", await idp.token(idp.clients.agent), spoof), "sso:agent-client", "a2a.read a2a.write"],
+    ] as const) {
+      const before = main.headers.length;
+      const reply = await raw(port, request);
+      expect(reply.status, caller).toBe(200);
+      expect(main.headers.length).toBe(before + 1);
+      const seen = main.headers.at(-1)!;
+      expect(seen["a2a-caller"], caller).toBe(caller);
+      expect(seen["a2a-caller-scopes"], caller).toBe(scopes);
+      const { payload } = await jwtVerify(String(seen["a2a-caller-assertion"]), await edgeKeys(), {
+        issuer: "http://guarded.example.com",
+        audience: main.url,
+      });
+      expect(payload.sub, caller).toBe(caller);
+      expect(seen["x-partner-key"], caller).toBeUndefined();
+      expect(seen.authorization, caller).toBeUndefined();
+    }
   });
 });

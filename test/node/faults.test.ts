@@ -31,7 +31,14 @@ const call = (method: string, id: unknown = `id-${method}`) =>
 
 beforeAll(async () => {
   await startOrigin();
-  ({ dev, base } = await startWranglerDev(["--var", `ORIGIN_URL:${originUrl}`, "--var", `ORIGIN_TIMEOUT_MS:${TIMEOUT_MS}`]));
+  ({ dev, base } = await startWranglerDev([
+    "--var",
+    `ORIGIN_URL:${originUrl}`,
+    "--var",
+    `ORIGIN_TIMEOUT_MS:${TIMEOUT_MS}`,
+    "--var",
+    "EDGE_AUTH:off",
+  ]));
 });
 afterAll(async () => {
   await dev?.stop();

@@ -7,6 +7,8 @@
 // refactoring of the card code cannot change a single byte unnoticed.
 import bundled from "../../skills.json";
 import type * as v1 from "../../src/a2a/v1";
+import type { SchemeEnforcement } from "../../src/auth/edge-auth";
+import { requirementsOf } from "../../src/auth/requirements";
 import { buildCard, type CardEndpoint } from "../../src/card/build-card";
 import type { BuiltCard } from "../../src/card/card-service";
 import { publicizeCard, sourceFromCard } from "../../src/card/from-origin";
@@ -200,8 +202,13 @@ export async function goldenOutputs(): Promise<Record<string, string>> {
     }
     const v1 = buildCard(src, endpoints["1.0+0.3"]!, "v1");
     const signedV1 = await signCard(v1, signer, `${PUBLIC}/.well-known/jwks.json`);
-    out[`page/${docName}`] = await renderCardPage(fakeBuilt(v1), `${PUBLIC}/.well-known/agent-card.json`, 300).text();
-    out[`page/${docName}/signed`] = await renderCardPage(fakeBuilt(signedV1), `${PUBLIC}/.well-known/agent-card.json`, 300).text();
+    // Every enforcement the page can state: the first required scheme checked at the edge, the next left to the origin, the rest refused.
+    const states: SchemeEnforcement[] = ["edge", "origin"];
+    const names = [...new Set(requirementsOf(src).flatMap((alternative) => alternative.map((need) => need.name)))];
+    const enforcement = Object.fromEntries(names.map((name, i) => [name, states[i] ?? "closed"]));
+    const context = { cardUrl: `${PUBLIC}/.well-known/agent-card.json`, enforcement };
+    out[`page/${docName}`] = await renderCardPage(fakeBuilt(v1), context, 300).text();
+    out[`page/${docName}/signed`] = await renderCardPage(fakeBuilt(signedV1), context, 300).text();
   }
   const cards = originCards();
   for (const [name, card] of Object.entries(cards)) {

@@ -11,6 +11,9 @@
 //   the Task before that has proof that nothing in between buffers the stream.
 // - Every JSON-RPC POST is recorded (method, lower-cased headers, raw body) before the
 //   SDK handles it; streams the client hung up on are counted.
+// - After `trustEdge({ jwksUrl, issuer })`, every JSON-RPC POST must carry an
+//   A2A-Caller-Assertion that jose verifies against the edge's JWKS (else 401);
+//   the verified claims are recorded with the request.
 //
 // In-process: `const agent = await startOriginAgent({ streamDelayMs: 100 })`.
 // As a process: `node_modules/.bin/tsx test/support/origin-agent.ts --port N [--delay MS] [--auth "Bearer x"]`
@@ -31,6 +34,7 @@ import {
 } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import express, { type NextFunction, type Request, type Response } from "express";
+import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
 
 export interface RecordedRequest {
   /** JSON-RPC method from the parsed body ("" when the body is not a JSON-RPC request object). */
@@ -39,6 +43,14 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** The request body exactly as received (after any Content-Encoding is undone), as UTF-8. */
   rawBody: string;
+  /** Once the agent trusts an edge: the verified claims of the request's A2A-Caller-Assertion. */
+  assertion?: JWTPayload;
+}
+
+/** An edge whose A2A-Caller-Assertion the origin requires: its JWKS and its public base (the `iss`). */
+export interface TrustedEdge {
+  jwksUrl: string;
+  issuer: string;
 }
 
 export interface OriginAgent {
@@ -49,6 +61,12 @@ export interface OriginAgent {
   requests: RecordedRequest[];
   /** How many SSE responses were closed by the client before the server ended them. */
   streamsClosedEarly: () => number;
+  /**
+   * From now on every JSON-RPC POST must carry an A2A-Caller-Assertion that verifies
+   * (jose) against the edge's JWKS, with the edge as issuer and this agent's URL as
+   * audience; otherwise 401. The way a real origin trusts who called.
+   */
+  trustEdge(edge: TrustedEdge): void;
   /** Closes the server and every open connection; resolves once closed. */
   stop(): Promise<void>;
 }
@@ -253,7 +271,13 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
   // Read the raw body of every JSON-RPC POST, record it, check auth, then hand the SDK
   // the parsed JSON. The SDK's own express.json() sees a consumed stream and leaves
   // req.body alone.
-  app.post("/", express.raw({ type: () => true, limit: BODY_LIMIT }), (req: Request, res: Response, next: NextFunction) => {
+  let trusted: { edge: TrustedEdge; keys: ReturnType<typeof createRemoteJWKSet> } | undefined;
+  const verifyCaller = async (header: string | undefined): Promise<JWTPayload | undefined> => {
+    if (!trusted || header === undefined) return undefined;
+    const { edge, keys } = trusted;
+    return (await jwtVerify(header, keys, { issuer: edge.issuer, audience: url }).catch(() => undefined))?.payload;
+  };
+  app.post("/", express.raw({ type: () => true, limit: BODY_LIMIT }), async (req: Request, res: Response, next: NextFunction) => {
     const rawBody = Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "";
     let parsed: unknown;
     let parseError = false;
@@ -268,12 +292,21 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
       }
     }
     const body = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-    requests.push({
+    const recorded: RecordedRequest = {
       method: typeof body?.method === "string" ? body.method : "",
       headers: flattenHeaders(req.headers),
       rawBody,
-    });
+    };
+    requests.push(recorded);
     const id = body && (typeof body.id === "string" || typeof body.id === "number") ? body.id : null;
+
+    if (trusted) {
+      recorded.assertion = await verifyCaller(recorded.headers["a2a-caller-assertion"]);
+      if (!recorded.assertion) {
+        res.status(401).json({ jsonrpc: "2.0", id, error: { code: -32600, message: "Unauthorized: no verifiable A2A-Caller-Assertion." } });
+        return;
+      }
+    }
 
     if (options.requiredAuthorization !== undefined && req.headers.authorization !== options.requiredAuthorization) {
       res
@@ -308,6 +341,9 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
     port,
     requests,
     streamsClosedEarly: () => closedEarly,
+    trustEdge(edge) {
+      trusted = { edge, keys: createRemoteJWKSet(new URL(edge.jwksUrl)) };
+    },
     stop() {
       stopping ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -70,6 +70,20 @@ describe("the human view", () => {
     expect(html).toContain("curl -s &#39;https://agents.example.com/team-a/%7Ex/.well-known/agent-card.json&#39;");
   });
 
+  it("says, for each required scheme, whether the edge enforces it, refuses for want of a verifier, or leaves it to the origin", async () => {
+    const enforcement = async (vars: Record<string, string>) => {
+      const html = await (await call("https://agents.example.com/", { headers: HTML }, makeEnv(vars))).text();
+      return [...html.matchAll(/<code>(\w+)<\/code><\/dt><dd>[^<]*<span class="enforcement (\w+)">/g)].map(
+        ([, name, state]) => `${name}:${state}`,
+      );
+    };
+    // The bundled card requires acmeBearer (http bearer) or acmeOAuth (oauth2): both need a JWT issuer.
+    expect(await enforcement({})).toEqual(["acmeBearer:closed", "acmeOAuth:closed"]);
+    const issuer = { AUTH_JWT_ISSUER: "https://login.example.com/", AUTH_JWT_AUDIENCE: "https://agents.example.com/" };
+    expect(await enforcement(issuer)).toEqual(["acmeBearer:edge", "acmeOAuth:edge"]);
+    expect(await enforcement({ ...issuer, EDGE_AUTH: "off" })).toEqual(["acmeBearer:origin", "acmeOAuth:origin"]);
+  });
+
   it("names the signing key when the card is signed", async () => {
     const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
     const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;

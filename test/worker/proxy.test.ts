@@ -89,6 +89,19 @@ describe("forwarding", () => {
     for (const name of ["cookie", "x-internal-debug", "connection", "cf-connecting-ip"]) expect(sent).not.toHaveProperty(name);
   });
 
+  it("tells the origin the version the edge checked a call as, when the client named none (A2A 1.0 §3.6)", async () => {
+    const origin = okOrigin();
+    const cases = [
+      [{}, "SendMessage", "1.0"], // as @a2a-js/sdk 1.3 sends GetExtendedAgentCard: no A2A-Version
+      [{}, "message/send", "0.3"],
+      [{ "A2A-Version": "1.0.2" }, "SendMessage", "1.0.2"], // the client's own header goes as sent
+    ] as const;
+    for (const [headers, method] of cases) await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method }, headers), env());
+    expect(origin.requests.map((r) => r.headers.get("a2a-version"))).toEqual(cases.map(([, , sent]) => sent));
+    await callVia(origin, `${PUBLIC}/?A2A-Version=1.0`, rpc({ jsonrpc: "2.0", id: 1, method: "SendMessage" }), env());
+    expect(origin.requests.at(-1)!.headers.get("a2a-version")).toBe("1.0");
+  });
+
   it("adds ORIGIN_HEADERS, replacing the client's Authorization, and never echoes them", async () => {
     const origin = fakeOrigin(() =>
       json(
