@@ -325,7 +325,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "admin: token compared in full",
     file: "src/admin/admin-api.ts",
-    from: '  return bearerAuth({\n    token,\n',
+    from: "  return bearerAuth({\n    token,\n",
     to: "  return bearerAuth({\n    verifyToken: async (provided: string) => provided.length === token.length,\n",
     tests: [W("admin")],
   },
@@ -447,7 +447,7 @@ export const MUTATIONS: Mutation[] = [
     file: "src/proxy/forwarding-headers.ts",
     from: '  "tracestate",\n];',
     to: '  "tracestate",\n  "a2a-caller",\n];',
-    tests: [W("auth"), N("edge-sockets")],
+    tests: [W("auth")],
   },
   {
     name: "auth: rate limit",

@@ -195,6 +195,14 @@ describe("refused callers", () => {
     expect(t.forwarded()).toHaveLength(0);
   });
 
+  it("refuses a token signed with an algorithm outside AUTH_JWT_ALGORITHMS, though its key and claims are good", async () => {
+    const t = await setup({ AUTH_JWT_ALGORITHMS: "ES256,EdDSA" });
+    const r = await refusal(await t.send(bearer(await t.token())));
+    expect(r.status).toBe(401);
+    expect(r.challenge).toBe('Bearer realm="agents.example.com", error="invalid_token"');
+    expect(t.forwarded()).toHaveLength(0);
+  });
+
   it("answers a valid token without the required scope with 403 insufficient_scope naming it", async () => {
     const t = await setup();
     const r = await refusal(await t.send(bearer(await t.token({ scope: "a2a.read" }))));
@@ -267,8 +275,10 @@ describe("modes and the extended card", () => {
   it("with EDGE_AUTH=off forwards anonymous calls and says once that the origin's credential is lent to everyone", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const t = await setup({ EDGE_AUTH: "off", ORIGIN_HEADERS: JSON.stringify({ Authorization: "Bearer origin-own" }) });
-    for (let i = 0; i < 3; i++) expect((await t.send()).status).toBe(200);
-    expect(t.forwarded()[0]!.headers.get("a2a-caller")).toBeNull();
+    const spoof = { "A2A-Caller": "admin:root", "A2A-Caller-Scopes": "everything", "A2A-Caller-Assertion": "forged" };
+    for (let i = 0; i < 3; i++) expect((await t.send(spoof)).status).toBe(200);
+    // Nobody was authenticated, so nobody is named: a client's own A2A-Caller* headers never pass.
+    for (const name of Object.keys(spoof)) expect(t.forwarded()[0]!.headers.get(name), name).toBeNull();
     expect(warn.mock.calls.filter((c) => String(c[0]).includes('"edge_auth_off"'))).toHaveLength(1);
   });
 
