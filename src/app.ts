@@ -6,7 +6,7 @@ import { CARD_PATH, LEGACY_CARD_PATH } from "./card/variant";
 import { isFailure } from "./errors/failures";
 import { httpFailureResponse, renderError } from "./errors/responses";
 import { admitRequest } from "./http/edge-request";
-import { requestTarget } from "./http/request-target";
+import { routedTarget } from "./http/request-target";
 import { type AppEnv, createRoutes } from "./routes";
 import { handleRpc } from "./rpc/pipeline";
 import { addRpcCors, rpcPaths } from "./rpc/rpc-cors";
@@ -20,7 +20,7 @@ import { type Runtime, type RuntimeDeps, runtimeFor } from "./runtime";
  */
 function rpcFastPath(request: Request, runtime: Runtime, ctx: ExecutionContext): Promise<Response> | undefined {
   if (request.method !== "POST") return undefined;
-  const target = requestTarget(request.url);
+  const target = routedTarget(request.url, runtime.pathPrefix);
   if (!rpcPaths(runtime.config.rpcPath).includes(target.pathname)) return undefined;
   const edge = admitRequest(request, target, runtime, (promise) => ctx.waitUntil(promise));
   if (isFailure(edge)) return undefined; // the router answers it (404), as for any other path
@@ -36,7 +36,7 @@ function rpcFastPath(request: Request, runtime: Runtime, ctx: ExecutionContext):
  */
 function cardFastPath(request: Request, runtime: Runtime, ctx: ExecutionContext): Response | Promise<Response> | undefined {
   if (request.method !== "GET" || wantsHtml(request)) return undefined;
-  const target = requestTarget(request.url);
+  const target = routedTarget(request.url, runtime.pathPrefix);
   if (target.pathname !== CARD_PATH && target.pathname !== LEGACY_CARD_PATH) return undefined;
   const edge = admitRequest(request, target, runtime, (promise) => ctx.waitUntil(promise));
   if (isFailure(edge)) return httpFailureResponse(edge);

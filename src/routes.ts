@@ -4,6 +4,7 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
+import { getPath } from "hono/utils/url";
 import { createAdminApp } from "./admin/admin-api";
 import { CARD_CORS_ORIGIN, CARD_METHODS } from "./card/card-headers";
 import { cardResponse, pageResponse, wantsHtml } from "./card/card-routes";
@@ -11,7 +12,7 @@ import { CARD_PATH, LEGACY_CARD_PATH } from "./card/variant";
 import { EdgeError, isFailure } from "./errors/failures";
 import { httpFailureResponse, renderError } from "./errors/responses";
 import { admitRequest, type EdgeRequest } from "./http/edge-request";
-import { requestTarget } from "./http/request-target";
+import { routedTarget, withoutPrefix } from "./http/request-target";
 import { handleRpc } from "./rpc/pipeline";
 import { RPC_METHODS, rpcCorsOptions, rpcPaths } from "./rpc/rpc-cors";
 import type { Runtime } from "./runtime";
@@ -25,7 +26,9 @@ const ONE_DAY = 86_400;
 
 /** The request as every route sees it; a host outside HOST_ALLOWLIST ends here with 404. */
 function edgeOf(c: Context<AppEnv>, runtime: Runtime): EdgeRequest {
-  const edge = admitRequest(c.req.raw, requestTarget(c.req.url), runtime, (promise) => c.executionCtx.waitUntil(promise));
+  const edge = admitRequest(c.req.raw, routedTarget(c.req.url, runtime.pathPrefix), runtime, (promise) =>
+    c.executionCtx.waitUntil(promise),
+  );
   if (isFailure(edge)) throw new EdgeError(edge.reason);
   return edge;
 }
@@ -59,7 +62,9 @@ async function publishedKeys(runtime: Runtime): Promise<{ keys: PublicJwk[] }> {
 export function createRoutes(runtime: Runtime): Hono<AppEnv> {
   const { adminPath } = runtime.config;
   const paths = rpcPaths(runtime.config.rpcPath);
-  const app = new Hono<AppEnv>();
+  const prefix = runtime.pathPrefix;
+  // Hono's own path reading (percent-decoding included), minus the PUBLIC_BASE_URL path.
+  const app = new Hono<AppEnv>(prefix ? { getPath: (request) => withoutPrefix(getPath(request), prefix) } : {});
 
   // The card (A2A discovery), and its page for browsers. Hono answers HEAD from GET, without the body.
   const cardCors = cors({

@@ -31,6 +31,8 @@ export class Runtime {
   readonly secretFragments: readonly string[];
   /** Outbound fetch (origin, registries); injectable for tests. */
   readonly fetch: FetchLike;
+  /** The path of PUBLIC_BASE_URL (`/agents`), "" without one: requests under it are routed without it. */
+  readonly pathPrefix: string;
 
   constructor(
     readonly config: Config,
@@ -41,6 +43,7 @@ export class Runtime {
     readonly rateLimiter: RateLimit | undefined = undefined,
   ) {
     this.fetch = deps.fetch ?? ((input, init) => fetch(input, init));
+    this.pathPrefix = config.publicBaseUrl ? new URL(config.publicBaseUrl).pathname.replace(/\/+$/, "") : "";
     this.origins = new OriginRouter(config, originBinding, this.fetch);
     this.signer = config.signingKey ? new CardSigner(config.signingKey, config.extraPublicKeys) : undefined;
     this.cards = new CardService(config, kv, bundledCardSource, this.origins, this.signer);

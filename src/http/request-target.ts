@@ -52,6 +52,23 @@ export function requestTarget(url: string): RequestTarget {
   };
 }
 
+/**
+ * The path as routed: a request under the PUBLIC_BASE_URL path (a Workers route
+ * such as `example.com/agents/*` hands the worker the whole path) loses the
+ * prefix; a request a proxy already stripped is routed as it is.
+ */
+export function withoutPrefix(pathname: string, prefix: string): string {
+  if (prefix === "" || !pathname.startsWith(prefix)) return pathname;
+  const rest = pathname.slice(prefix.length);
+  return rest === "" ? "/" : rest.startsWith("/") ? rest : pathname;
+}
+
+/** The request's target, its path as routed (`withoutPrefix`). */
+export function routedTarget(url: string, prefix: string): RequestTarget {
+  const target = requestTarget(url);
+  return prefix === "" ? target : { ...target, pathname: withoutPrefix(target.pathname, prefix) };
+}
+
 /** One query parameter, only when there is a query at all. */
 export function searchParam(target: RequestTarget, name: string): string | null {
   return target.search === "" ? null : new URLSearchParams(target.search).get(name);

@@ -67,6 +67,30 @@ describe("the route table", () => {
     if (expected.allow) expect(response.headers.get("allow")).toBe(expected.allow);
   });
 
+  it("answers the same table under the PUBLIC_BASE_URL path (a route like host/team/*) and as a proxy stripped it", async () => {
+    const workerEnv = env({ PUBLIC_BASE_URL: "https://agents.example.com/team" });
+    const card = async (path: string) => {
+      const response = await callVia(origin(), HOST + path, { headers: { "A2A-Version": "1.0" } }, workerEnv);
+      return { status: response.status, url: response.ok ? ((await response.json()) as any).supportedInterfaces[0].url : undefined };
+    };
+    for (const path of ["/team/.well-known/agent-card.json", "/.well-known/agent-card.json"]) {
+      expect(await card(path), path).toEqual({ status: 200, url: "https://agents.example.com/team/a2a" });
+    }
+    expect((await card("/teams/.well-known/agent-card.json")).status).toBe(404); // a longer segment is not the prefix
+    for (const [method, path, expected] of TABLE) {
+      const headers: Record<string, string> = method === "POST" ? { "content-type": "application/json" } : {};
+      if (method === "OPTIONS") Object.assign(headers, { Origin: "https://ui.example", "Access-Control-Request-Method": "POST" });
+      if (path === "/") headers.accept = "text/html";
+      const body = method === "POST" || method === "PUT" ? rpcBody : undefined;
+      const response = await callVia(origin(), `${HOST}/team${path}`, { method, headers, body }, workerEnv);
+      const text = await response.text();
+      expect({ status: response.status, kind: kindOf(response, text) }, `${method} /team${path}`).toEqual({
+        status: expected.status,
+        kind: expected.kind,
+      });
+    }
+  });
+
   it("mounts the admin API at ADMIN_PATH only with ADMIN_TOKEN, and the RPC endpoint only at RPC_PATH", async () => {
     const withoutToken = env({ ADMIN_TOKEN: undefined });
     expect((await callVia(origin(), `${HOST}/ops/hosts`, {}, withoutToken)).status).toBe(404);
