@@ -17,7 +17,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { parseArgs } from "node:util";
+import { cli } from "./usage";
+
+// Flags first: a mistyped one is refused before any file is touched or test started.
+const { values, positionals } = cli("mutation-check", "usage: npm run mutation [-- NAME_FILTER ...] [--list] [--no-baseline]").parseArgs({
+  options: { list: { type: "boolean", default: false }, "no-baseline": { type: "boolean", default: false } },
+  allowPositionals: true,
+});
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const VITEST = join(ROOT, "node_modules/.bin/vitest");
@@ -325,7 +331,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "admin: token compared in full",
     file: "src/admin/admin-api.ts",
-    from: '  return bearerAuth({\n    token,\n',
+    from: "  return bearerAuth({\n    token,\n",
     to: "  return bearerAuth({\n    verifyToken: async (provided: string) => provided.length === token.length,\n",
     tests: [W("admin")],
   },
@@ -593,10 +599,6 @@ async function runTests(files: string[]): Promise<RunResult> {
 
 // ---- main ----
 
-const { values, positionals } = parseArgs({
-  options: { list: { type: "boolean", default: false }, "no-baseline": { type: "boolean", default: false } },
-  allowPositionals: true,
-});
 const selected = MUTATIONS.filter(
   (m) => positionals.length === 0 || positionals.some((p) => m.name.toLowerCase().includes(p.toLowerCase())),
 );
