@@ -21,7 +21,18 @@ export interface Started {
   stop: () => Promise<void>;
 }
 
-/** Starts a command in its own process group (so stop() ends its children too). */
+/** What start() started and nobody stopped yet: a bench stops them all on its way out (bench/lib.ts). */
+const running = new Set<Started>();
+
+/** Stops every process start() started that is still running. */
+export async function stopStarted(): Promise<void> {
+  await Promise.all([...running].map((started) => started.stop()));
+}
+
+/**
+ * Starts a command in its own process group (so stop() ends its children too).
+ * Its own group also means a terminal's Ctrl-C never reaches it: whoever starts it stops it.
+ */
 export function start(command: string, args: string[], env: Record<string, string> = {}): Started {
   const child = spawn(command, args, {
     cwd: ROOT,
@@ -33,7 +44,8 @@ export function start(command: string, args: string[], env: Record<string, strin
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return {
+  void exited.then(() => running.delete(started));
+  const started: Started = {
     child,
     output: () => output,
     stop: async () => {
@@ -55,6 +67,8 @@ export function start(command: string, args: string[], env: Record<string, strin
       }
     },
   };
+  running.add(started);
+  return started;
 }
 
 /** Polls `url` until it answers (any status) or the process dies or time runs out. */
