@@ -1,5 +1,6 @@
 // Real processes for the node-side tests: free ports, start, wait, stop.
 import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
@@ -69,6 +70,25 @@ export function start(command: string, args: string[], env: Record<string, strin
   };
   running.add(started);
   return started;
+}
+
+/**
+ * The processes (pid and command line) whose environment holds `name=value`.
+ * Set on a command a test starts, it finds every process that command started,
+ * even one whose parent died and left it to init: a parent chain from the
+ * command would miss exactly that one.
+ */
+export function processesWithEnv(name: string, value: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`${name}=${value}`)) continue;
+      found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim()}`);
+    } catch {
+      /* gone, or not ours to read */
+    }
+  }
+  return found;
 }
 
 /** Polls `url` until it answers (any status) or the process dies or time runs out. */
