@@ -15,7 +15,7 @@
 // Not part of `npm test`: it takes minutes.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { constants, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { cli } from "./usage";
 
@@ -527,7 +527,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     stopChild();
     restore();
     process.stderr.write(`\nmutation-check: ${signal}, source restored\n`);
-    process.exit(130);
+    process.exit(128 + constants.signals[signal]); // as a shell reports it: 130 for SIGINT, 143 for SIGTERM
   });
 }
 process.on("exit", () => {
