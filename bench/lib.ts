@@ -72,7 +72,7 @@ function keepSignalsOurs(): void {
 export async function runBench(main: () => Promise<number | undefined>): Promise<void> {
   let exiting = false;
   const exit = async (code: number) => {
-    // Ctrl-C reaches npm, which forwards it, and this process alike: the first one wins.
+    // The first way out wins: Ctrl-C pressed again while stopping changes nothing (the deadline bounds the wait).
     if (exiting) return;
     exiting = true;
     setTimeout(() => {
