@@ -2,34 +2,40 @@
 // KV) against a trivial worker that returns the same bytes as a static JSON
 // response, both in workerd via Miniflare, same autocannon load, side by side.
 // Goal: ratio >= 0.9, bundle gzip <= 64 KiB.
-import { buildBundle, CONNECTIONS, DURATION_S, LOAD_TOOL, load, printTable, ROUNDS, serve, serveBundle, sideBySide } from "./lib";
+import { type Cli, cli } from "../scripts/usage";
+import { buildBundle, runBench, serve, serveBundle } from "./lib";
+import { BENCH_KNOBS_USAGE, benchKnobs, load, printTable, sideBySide } from "./measure";
 
 const CARD_PATH = "/.well-known/agent-card.json";
-const bundle = buildBundle();
-const worker = await serveBundle(bundle);
-const cardUrl = new URL(CARD_PATH, worker.url).href;
-const body = await (await fetch(cardUrl)).text();
+const cmd: Cli = cli("bench:card", `usage: ${BENCH_KNOBS_USAGE} npm run bench:card`);
+cmd.parseArgs({ options: {} });
+const knobs = benchKnobs(cmd);
 
-// The same bundle with a card signing key (ES256): signatures are computed once and memoized.
-const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
-const signingKey = JSON.stringify({ ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey), kid: "bench" });
-// Signing needs the hosts named (HOST_ALLOWLIST): the bench requests 127.0.0.1.
-const signedWorker = await serveBundle(bundle, { CARD_SIGNING_KEY: signingKey, HOST_ALLOWLIST: "127.0.0.1" });
-const signedUrl = new URL(CARD_PATH, signedWorker.url).href;
-const signedBody = await (await fetch(signedUrl)).text();
-if (!JSON.parse(signedBody).signatures) throw new Error("the signed worker served an unsigned card");
+await runBench(async () => {
+  const bundle = buildBundle();
+  const worker = await serveBundle(bundle);
+  const cardUrl = new URL(CARD_PATH, worker.url).href;
+  const body = await (await fetch(cardUrl)).text();
 
-const staticWorker = await serve({
-  modules: true,
-  script: `const body = new TextEncoder().encode(${JSON.stringify(body)});
+  // The same bundle with a card signing key (ES256): signatures are computed once and memoized.
+  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  const signingKey = JSON.stringify({ ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey), kid: "bench" });
+  // Signing needs the hosts named (HOST_ALLOWLIST): the bench requests 127.0.0.1.
+  const signedWorker = await serveBundle(bundle, { CARD_SIGNING_KEY: signingKey, HOST_ALLOWLIST: "127.0.0.1" });
+  const signedUrl = new URL(CARD_PATH, signedWorker.url).href;
+  const signedBody = await (await fetch(signedUrl)).text();
+  if (!JSON.parse(signedBody).signatures) throw new Error("the signed worker served an unsigned card");
+
+  const staticWorker = await serve({
+    modules: true,
+    script: `const body = new TextEncoder().encode(${JSON.stringify(body)});
 export default { fetch() { return new Response(body, { headers: { "content-type": "application/json" } }); } };`,
-});
-const staticUrl = new URL(CARD_PATH, staticWorker.url).href;
-if ((await (await fetch(staticUrl)).text()) !== body) throw new Error("static worker does not return the same bytes");
+  });
+  const staticUrl = new URL(CARD_PATH, staticWorker.url).href;
+  if ((await (await fetch(staticUrl)).text()) !== body) throw new Error("static worker does not return the same bytes");
 
-try {
   console.log(
-    `bench:card — ${ROUNDS} rounds x ${DURATION_S}s, ${CONNECTIONS} connections, ${LOAD_TOOL}, 127.0.0.1, workerd via Miniflare (direct socket)`,
+    `bench:card — ${knobs.rounds} rounds x ${knobs.duration}s, ${knobs.connections} connections, ${knobs.tool}, 127.0.0.1, workerd via Miniflare (direct socket)`,
   );
   // Warm both (JIT, isolate caches) before anything is measured.
   await load(staticUrl, {}, { duration: 1 });
@@ -48,8 +54,5 @@ try {
   );
   console.log(`bundle: ${(bundle.bytes / 1024).toFixed(1)} KiB, gzip ${(bundle.gzipBytes / 1024).toFixed(1)} KiB (goal <= 64 KiB)`);
   console.log(`card body: ${body.length} bytes unsigned, ${signedBody.length} bytes signed`);
-} finally {
-  await worker.stop();
-  await signedWorker.stop();
-  await staticWorker.stop();
-}
+  return 0;
+});

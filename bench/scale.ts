@@ -5,9 +5,15 @@
 //  - proxy p50 for 1 KiB, 100 KiB and 1 MiB bodies, this worker against a bare passthrough;
 //  - cold start (process start to the first response of a fresh isolate), this worker against a static-bytes worker.
 // Each goal is printed with the figure and whether this run met it.
-
-import { buildBundle, DURATION_S, LOAD_TOOL, load, serve, serveBundle, verdict } from "./lib";
+import { type Cli, cli } from "../scripts/usage";
+import { buildBundle, runBench, serve, serveBundle, stopOnExit } from "./lib";
+import { BENCH_KNOBS_USAGE, benchKnobs, load, verdict } from "./measure";
 import { BARE_PASSTHROUGH, fixedJsonOrigin, sendBody } from "./proxy-targets";
+
+// BENCH_ROUNDS and BENCH_CONNECTIONS are read too: the defaults of load().
+const cmd: Cli = cli("bench:scale", `usage: ${BENCH_KNOBS_USAGE} npm run bench:scale`);
+cmd.parseArgs({ options: {} });
+const knobs = benchKnobs(cmd);
 
 const CARD_PATH = "/.well-known/agent-card.json";
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -92,7 +98,7 @@ end
 `;
 
 async function cardByHosts(bundle: { path: string }): Promise<void> {
-  if (LOAD_TOOL !== "wrk") {
+  if (knobs.tool !== "wrk") {
     console.log("\ncard by host count: skipped, it needs wrk to vary the Host header (apt-get install wrk)");
     return;
   }
@@ -120,6 +126,7 @@ async function proxyByBodySize(bundle: { path: string }): Promise<void> {
   console.log("\nproxy p50 by body size (fixed-JSON origin, 4 connections)");
   console.log("body".padStart(8), "bare p50".padStart(9), "worker p50".padStart(11), "added".padStart(9));
   const origin = await fixedJsonOrigin();
+  const closeOrigin = stopOnExit(origin.close);
   const bare = await serve({ modules: true, script: BARE_PASSTHROUGH, bindings: { ORIGIN_URL: origin.url } });
   const edge = await serveBundle(bundle, { ORIGIN_URL: origin.url, MAX_BODY_BYTES: String(2 * 1024 * 1024), EDGE_AUTH: "off" });
   const headers = { "content-type": "application/json", "a2a-version": "1.0" };
@@ -147,7 +154,7 @@ async function proxyByBodySize(bundle: { path: string }): Promise<void> {
   } finally {
     await edge.stop();
     await bare.stop();
-    origin.close();
+    await closeOrigin();
   }
   verdict("1 MiB body: p50 added over bare passthrough", ms(added1MiB), "<= 5 ms", added1MiB <= 5);
 }
@@ -184,11 +191,14 @@ export default { fetch() { return new Response(body, { headers: { "content-type"
   verdict("cold start, this worker / static-bytes worker (medians)", ratio.toFixed(3), "<= 1.5", ratio <= 1.5);
 }
 
-const bundle = buildBundle();
-console.log(
-  `bench:scale — ${DURATION_S}s per load, ${LOAD_TOOL}, 127.0.0.1, workerd via Miniflare (direct socket); bundle gzip ${(bundle.gzipBytes / 1024).toFixed(1)} KiB`,
-);
-await cardBySkills(bundle);
-await cardByHosts(bundle);
-await proxyByBodySize(bundle);
-await coldStart(bundle);
+await runBench(async () => {
+  const bundle = buildBundle();
+  console.log(
+    `bench:scale — ${knobs.duration}s per load, ${knobs.tool}, 127.0.0.1, workerd via Miniflare (direct socket); bundle gzip ${(bundle.gzipBytes / 1024).toFixed(1)} KiB`,
+  );
+  await cardBySkills(bundle);
+  await cardByHosts(bundle);
+  await proxyByBodySize(bundle);
+  await coldStart(bundle);
+  return 0;
+});

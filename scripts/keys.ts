@@ -2,17 +2,16 @@
 // Generates a card signing key pair and prints the wrangler commands that
 // store it. The private key is printed once, here, and goes only into the
 // CARD_SIGNING_KEY secret.
-import { parseArgs } from "node:util";
+import { type Cli, cli } from "./usage";
 
-const { values } = parseArgs({
+const cmd: Cli = cli("keys", "usage: npm run keys [-- --alg ES256|EdDSA] [--kid NAME]");
+const { values } = cmd.parseArgs({
   options: { alg: { type: "string", default: "ES256" }, kid: { type: "string" } },
   strict: true,
 });
 const alg = values.alg === "EdDSA" || values.alg === "Ed25519" ? "EdDSA" : values.alg === "ES256" ? "ES256" : undefined;
-if (!alg) {
-  process.stderr.write("keys: --alg must be ES256 or EdDSA\n");
-  process.exit(2);
-}
+if (!alg) cmd.usageError(`--alg must be ES256 or EdDSA, not ${JSON.stringify(values.alg)}`);
+if (values.kid === "") cmd.usageError("--kid must not be empty");
 const kid = values.kid ?? `card-${new Date().toISOString().slice(0, 10)}-${crypto.randomUUID().slice(0, 8)}`;
 const pair = (await crypto.subtle.generateKey(alg === "ES256" ? { name: "ECDSA", namedCurve: "P-256" } : { name: "Ed25519" }, true, [
   "sign",

@@ -15,9 +15,15 @@
 // Not part of `npm test`: it takes minutes.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { constants, tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { parseArgs } from "node:util";
+import { cli } from "./usage";
+
+// Flags first: a mistyped one is refused before any file is touched or test started.
+const { values, positionals } = cli("mutation-check", "usage: npm run mutation [-- NAME_FILTER ...] [--list] [--no-baseline]").parseArgs({
+  options: { list: { type: "boolean", default: false }, "no-baseline": { type: "boolean", default: false } },
+  allowPositionals: true,
+});
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const VITEST = join(ROOT, "node_modules/.bin/vitest");
@@ -521,7 +527,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     stopChild();
     restore();
     process.stderr.write(`\nmutation-check: ${signal}, source restored\n`);
-    process.exit(130);
+    process.exit(128 + constants.signals[signal]); // as a shell reports it: 130 for SIGINT, 143 for SIGTERM
   });
 }
 process.on("exit", () => {
@@ -593,10 +599,6 @@ async function runTests(files: string[]): Promise<RunResult> {
 
 // ---- main ----
 
-const { values, positionals } = parseArgs({
-  options: { list: { type: "boolean", default: false }, "no-baseline": { type: "boolean", default: false } },
-  allowPositionals: true,
-});
 const selected = MUTATIONS.filter(
   (m) => positionals.length === 0 || positionals.some((p) => m.name.toLowerCase().includes(p.toLowerCase())),
 );

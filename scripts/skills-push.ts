@@ -4,16 +4,16 @@
 // An invalid document is refused with readable errors and nothing is uploaded.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { parseCardSourceText } from "../src/card/source";
 import { isDocumentKey } from "../src/card/store";
+import { type Cli, cli } from "./usage";
 
-function fail(message: string): never {
-  process.stderr.write(`skills:push: ${message}\n`);
-  process.exit(2);
-}
+const cmd: Cli = cli(
+  "skills:push",
+  "usage: npm run skills:push [-- --host agents.example.com] [--file skills.json] [--local] [--persist-to DIR] [--env NAME]",
+);
 
-const { values } = parseArgs({
+const { values } = cmd.parseArgs({
   options: {
     host: { type: "string", default: "default" },
     file: { type: "string", default: "skills.json" },
@@ -25,16 +25,16 @@ const { values } = parseArgs({
 });
 
 const key = values.host.toLowerCase();
-if (!isDocumentKey(key)) fail(`--host must be "default" or a hostname, not ${JSON.stringify(values.host)}`);
+if (!isDocumentKey(key)) cmd.usageError(`--host must be "default" or a hostname, not ${JSON.stringify(values.host)}`);
 let text: string;
 try {
   text = readFileSync(values.file, "utf8");
 } catch (error) {
-  fail(`cannot read ${values.file}: ${(error as Error).message}`);
+  cmd.usageError(`--file: cannot read ${values.file}: ${(error as Error).message}`);
 }
 const parsed = parseCardSourceText(text);
 if (!parsed.ok) {
-  fail(
+  cmd.fail(
     `${values.file} is not a valid card-source document; nothing was uploaded:\n${parsed.issues.map((i) => `  - ${i.path || "(document)"}: ${i.message}`).join("\n")}`,
   );
 }

@@ -1,12 +1,23 @@
-// `npm run card`: the static-publishing CLI, run as a real process.
+// The scripts as real processes: `npm run card` (the static-publishing CLI),
+// bad usage in every script and bench, and `npm run load` stopping what it
+// started on every way out.
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { run } from "../support/processes";
+import { processesWithEnv, ROOT, run, start } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
+import { until, within } from "../support/wait";
 
 const card = (...args: string[]) => run("node_modules/.bin/tsx", ["scripts/card.ts", ...args]);
+
+const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as { scripts: Record<string, string> };
+/** An npm script's command as package.json has it, run without npm (whose own lines would wrap the script's stderr). */
+function script(name: string, args: string[], env: Record<string, string>) {
+  const [command, ...rest] = pkg.scripts[name]!.split(" ");
+  return run(command === "tsx" ? "node_modules/.bin/tsx" : command!, [...rest, ...args], env);
+}
 
 describe("npm run card", () => {
   it("prints the hybrid card for a public base by default", async () => {
@@ -68,6 +79,13 @@ describe("npm run card", () => {
     expect(stderr).toMatch(message);
   });
 
+  it("creates the folders --out names (a fresh clone has no public/.well-known/)", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "card-")), "a", "b", "c.json");
+    const { code, stderr } = await card("--base", "https://a.example.com", "--variant", "v1", "--out", out);
+    expect(code, stderr).toBe(0);
+    expect(schemaErrors.v1Card(JSON.parse(readFileSync(out, "utf8")))).toEqual([]);
+  });
+
   it("refuses an invalid source document, naming the field", async () => {
     const dir = mkdtempSync(join(tmpdir(), "card-"));
     const source = join(dir, "bad.json");
@@ -75,5 +93,90 @@ describe("npm run card", () => {
     const { code, stderr } = await card("--base", "https://a.example.com", "--source", source);
     expect(code).toBe(2);
     expect(stderr).toMatch(/iconUrl: Invalid URL/);
+  });
+});
+
+describe("bad usage, in every script and bench", () => {
+  it.each<[string, string[], Record<string, string>, string]>([
+    ["card", ["--bogus"], {}, "card: unknown option --bogus"],
+    ["card", ["--base"], {}, "card: --base needs a value"],
+    ["keys", ["--nope"], {}, "keys: unknown option --nope"],
+    ["keys", ["--alg", "RSA"], {}, 'keys: --alg must be ES256 or EdDSA, not "RSA"'],
+    ["skills:push", ["--bogus"], {}, "skills:push: unknown option --bogus"],
+    ["skills:push", ["--local=yes"], {}, "skills:push: --local takes no value"],
+    ["schema", ["--bogus"], {}, "schema: unknown option --bogus"],
+    ["schema", ["extra"], {}, 'schema: unexpected argument "extra"'],
+    ["mutation", ["--bogus"], {}, "mutation-check: unknown option --bogus"],
+    ["golden", ["--bogus"], {}, "golden: unknown option --bogus"],
+    ["bench:card", ["--bogus"], {}, "bench:card: unknown option --bogus"],
+    ["bench:card", [], { BENCH_DURATION: "abc" }, 'bench:card: BENCH_DURATION must be a whole number >= 1, not "abc"'],
+    ["bench:proxy", ["--bogus"], {}, "bench:proxy: unknown option --bogus"],
+    ["bench:proxy", [], { BENCH_SSE_SAMPLES: "0" }, 'bench:proxy: BENCH_SSE_SAMPLES must be a whole number >= 1, not "0"'],
+    ["bench:scale", ["--bogus"], {}, "bench:scale: unknown option --bogus"],
+    ["bench:scale", [], { BENCH_TOOL: "nope" }, 'bench:scale: BENCH_TOOL must be one of wrk, autocannon, not "nope"'],
+    ["load", ["--bogus"], {}, "load: unknown option --bogus"],
+    ["load", [], { LOAD_DURATION: "-1" }, 'load: LOAD_DURATION must be a whole number >= 1, not "-1"'],
+    ["load", [], { LOAD_CONCURRENCY: "0" }, 'load: LOAD_CONCURRENCY must be a whole number >= 1, not "0"'],
+    [
+      "load",
+      [],
+      { LOAD_ONLY: "card,bogus" },
+      'load: LOAD_ONLY must be one of card, SendMessage, stream, bad request, page/jwks/404, not "bogus"',
+    ],
+  ])("npm run %s %j with %j: exit 2, one line saying what is wrong, then the usage", async (name, args, env, message) => {
+    const { code, stdout, stderr } = await script(name, args, env);
+    expect(code, stderr).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).not.toContain("    at ");
+    const [first, ...usage] = stderr.trimEnd().split("\n");
+    expect(first).toBe(message);
+    expect(usage[0]).toMatch(/^usage: .*npm run /);
+  });
+});
+
+describe("npm run load stops what it started", () => {
+  /** `npm run load` with a marker in its environment, which every process it starts inherits. */
+  function startLoad(env: Record<string, string>) {
+    const marker = randomUUID();
+    const load = start("npm", ["run", "load"], { ...env, LOAD_TEST_MARKER: marker });
+    const exited = new Promise<number | string>((resolve) => load.child.once("exit", (code, signal) => resolve(code ?? String(signal))));
+    const left = () => processesWithEnv("LOAD_TEST_MARKER", marker);
+    /** Ends whatever the test left running: the npm group, then each marked process by pid. */
+    const cleanUp = async () => {
+      await load.stop();
+      for (const line of left()) process.kill(Number(line.split(" ")[0]), "SIGKILL");
+    };
+    return { load, exited, left, cleanUp };
+  }
+
+  it("refuses LOAD_ONLY=bogus before starting anything: exit 2, no process left", async () => {
+    const { load, exited, left, cleanUp } = startLoad({ LOAD_ONLY: "bogus" });
+    try {
+      expect(await within(exited, "npm run load to refuse LOAD_ONLY=bogus", 60_000)).toBe(2);
+      expect(load.output()).toContain('load: LOAD_ONLY must be one of card, SendMessage, stream, bad request, page/jwks/404, not "bogus"');
+      expect(load.output()).not.toContain("    at ");
+      await until(() => left().length === 0, `no process left by the refused run (left: ${left().join("; ")})`, 10_000, 100);
+    } finally {
+      await cleanUp();
+    }
+  });
+
+  it("on Ctrl-C (SIGINT to its process group) stops the origin agent and workerd", async () => {
+    // LOAD_DURATION bounds the run should the signal go unheeded.
+    const { load, exited, left, cleanUp } = startLoad({ LOAD_DURATION: "10", LOAD_CONCURRENCY: "2" });
+    try {
+      await until(() => load.output().includes("load — ") || load.child.exitCode !== null, "npm run load to start", 90_000, 100);
+      expect(load.output()).toContain("load — ");
+      // Both are running now, found by the marker: else "nothing left" below would prove nothing.
+      expect(left().some((line) => line.includes("origin-agent.ts"))).toBe(true);
+      expect(left().some((line) => line.includes("workerd"))).toBe(true);
+      process.kill(-load.child.pid!, "SIGINT");
+      // npm's shell (dash) dies of SIGINT at once, and npm with it, as a terminal shows (exit 130); the script stops its children after.
+      expect(await within(exited, "npm run load to stop after SIGINT", 30_000)).toBe("SIGINT");
+      await until(() => left().length === 0, `no process left after SIGINT (left: ${left().join("; ")})`, 15_000, 100);
+      expect(load.output()).toContain("SIGINT: stopping what this bench started");
+    } finally {
+      await cleanUp();
+    }
   });
 });

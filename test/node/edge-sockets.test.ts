@@ -4,7 +4,6 @@
 // what reaches it; the host, KV and signing cases run again under `wrangler
 // dev` (what `npm run dev` runs). Body framing under `wrangler dev`, which
 // re-frames requests, has its own file (dev-server-bodies.test.ts).
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
@@ -13,6 +12,7 @@ import { join } from "node:path";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBundle, serveBundle } from "../../bench/lib";
+import { workerdRssMiB } from "../../bench/process-tree";
 import { type OidcIssuer, startOidcIssuer } from "../support/oidc-issuer";
 import { run, startWranglerDev } from "../support/processes";
 import { type RawReply, raw, rawExchange, writeChunked } from "../support/raw-http";
@@ -55,28 +55,6 @@ function countingOrigin(name: string): Promise<CountingOrigin> {
       resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, received, headers, server }),
     ),
   );
-}
-
-/** RSS of the workerd processes this test process started (never another run's). */
-function workerdRssMiB(): number {
-  const out = execFileSync("ps", ["-o", "pid=,ppid=,rss=,comm=", "-e"], { encoding: "utf8" });
-  const rows = out
-    .trim()
-    .split("\n")
-    .map((line) => line.trim().split(/\s+/));
-  const mine = new Set([String(process.pid)]);
-  let total = 0;
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const [pid, ppid] of rows) {
-      if (pid && ppid && mine.has(ppid) && !mine.has(pid)) {
-        mine.add(pid);
-        changed = true;
-      }
-    }
-  }
-  for (const [pid, , rss, comm] of rows) if (pid && mine.has(pid) && comm?.includes("workerd")) total += Number(rss) / 1024;
-  return Math.round(total);
 }
 
 const rpcBody = (id: string, method = "GetTask") => JSON.stringify({ jsonrpc: "2.0", id, method, params: {} });
@@ -151,7 +129,7 @@ describe("request bodies on the wire", () => {
   it("caps a chunked body that also declares a small Content-Length, by bytes read: 413, nothing reaches the origin", async () => {
     const { port } = await worker({ ORIGIN_URL: main.url, EDGE_AUTH: "off" });
     const before = main.received.length;
-    const rssBefore = workerdRssMiB();
+    const rssBefore = Math.round(workerdRssMiB());
     const exchange = rawExchange(
       port,
       async (socket) => {
@@ -164,7 +142,7 @@ describe("request bodies on the wire", () => {
       60_000,
     );
     const reply = await exchange.reply;
-    const rssAfter = workerdRssMiB();
+    const rssAfter = Math.round(workerdRssMiB());
     console.info(
       `CL+TE 40 MiB: HTTP ${reply.status}; workerd RSS ${rssBefore} -> ${rssAfter} MiB; origin requests ${main.received.length - before}`,
     );

@@ -1,5 +1,6 @@
 // Real processes for the node-side tests: free ports, start, wait, stop.
 import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
@@ -21,7 +22,18 @@ export interface Started {
   stop: () => Promise<void>;
 }
 
-/** Starts a command in its own process group (so stop() ends its children too). */
+/** What start() started and nobody stopped yet: a bench stops them all on its way out (bench/lib.ts). */
+const running = new Set<Started>();
+
+/** Stops every process start() started that is still running. */
+export async function stopStarted(): Promise<void> {
+  await Promise.all([...running].map((started) => started.stop()));
+}
+
+/**
+ * Starts a command in its own process group (so stop() ends its children too).
+ * Its own group also means a terminal's Ctrl-C never reaches it: whoever starts it stops it.
+ */
 export function start(command: string, args: string[], env: Record<string, string> = {}): Started {
   const child = spawn(command, args, {
     cwd: ROOT,
@@ -33,7 +45,8 @@ export function start(command: string, args: string[], env: Record<string, strin
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return {
+  void exited.then(() => running.delete(started));
+  const started: Started = {
     child,
     output: () => output,
     stop: async () => {
@@ -55,6 +68,27 @@ export function start(command: string, args: string[], env: Record<string, strin
       }
     },
   };
+  running.add(started);
+  return started;
+}
+
+/**
+ * The processes (pid and command line) whose environment holds `name=value`.
+ * Set on a command a test starts, it finds every process that command started,
+ * even one whose parent died and left it to init: a parent chain from the
+ * command would miss exactly that one.
+ */
+export function processesWithEnv(name: string, value: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`${name}=${value}`)) continue;
+      found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim()}`);
+    } catch {
+      /* gone, or not ours to read */
+    }
+  }
+  return found;
 }
 
 /** Polls `url` until it answers (any status) or the process dies or time runs out. */
