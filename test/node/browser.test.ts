@@ -2,25 +2,101 @@
 // with JavaScript disabled, against the worker under `wrangler dev`.
 // Never skipped: a missing /usr/bin/chromium is installed first (as root, with
 // apt-get; a minute or two), or the test fails saying how to install it.
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import kitchenSink from "../fixtures/kitchen-sink.json";
 import { ensureChromium } from "../support/chromium";
-import { ROOT, type Started, startWranglerDev } from "../support/processes";
+import { ROOT, run, type Started, startWranglerDev } from "../support/processes";
 
 /** Room for `apt-get update` + `apt-get install chromium` on a slow mirror. */
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
+
+const longPath = (host: string) => `https://${host}/${"a-rather-long-path-segment/".repeat(5)}index.html`;
+/** The kitchen sink with every long thing a phone must wrap: unbroken words, URLs, a skill id, a tag, an example. */
+const longWords = {
+  ...kitchenSink,
+  name: "Kitchen Sink Agent Supercalifragilisticexpialidociousness",
+  description: `Unbroken: ${"x".repeat(120)}`,
+  provider: { organization: "Example Organisation With A Long Name", url: longPath("org.example.org") },
+  documentationUrl: longPath("docs.example.org"),
+  capabilities: { ...kitchenSink.capabilities, extensions: [{ uri: longPath("extensions.example.org"), required: true }] },
+  securitySchemes: { ...kitchenSink.securitySchemes, oidc: { type: "openIdConnect", openIdConnectUrl: longPath("login.example.org") } },
+  skills: [
+    ...kitchenSink.skills,
+    {
+      name: "Long identifiers",
+      id: "a_very_long_skill_identifier_that_peers_concatenate_into_tool_names_0123456789",
+      tags: ["averyveryverylongtagwithoutanyspacesatalltotestwrapping"],
+      examples: [longPath("examples.example.org")],
+    },
+  ],
+};
+/**
+ * Cards in local KV, one per hostname under .localhost (chromium resolves those
+ * to loopback itself); 127.0.0.1 keeps the bundled card.
+ */
+const HOSTS: Record<string, unknown> = {
+  "kitchen.localhost": kitchenSink,
+  "long.localhost": longWords,
+};
+
+/** Stores HOSTS with `wrangler kv bulk put --local` under `dir`; returns the state directory for `wrangler dev --persist-to`. */
+async function storeHosts(dir: string): Promise<string> {
+  const file = join(dir, "hosts.json");
+  writeFileSync(file, JSON.stringify(Object.entries(HOSTS).map(([key, doc]) => ({ key, value: JSON.stringify(doc) }))));
+  const persist = join(dir, "state");
+  const put = await run("node_modules/.bin/wrangler", [
+    "kv",
+    "bulk",
+    "put",
+    file,
+    "--binding",
+    "SKILLS",
+    "--local",
+    "--persist-to",
+    persist,
+  ]);
+  expect(put.code, put.stdout + put.stderr).toBe(0);
+  return persist;
+}
+
+const isLocal = (url: URL) => url.hostname === "127.0.0.1" || url.hostname.endsWith(".localhost");
+
+/**
+ * How far the page reaches sideways: the document's scroll width against the
+ * viewport, and every element (outside a pre, which scrolls inside itself)
+ * whose box ends past the viewport's right edge, so that content clipped by an
+ * overflow:hidden counts too.
+ */
+function horizontalOverflow(page: Page) {
+  return page.evaluate(() => {
+    const doc = (globalThis as any).document;
+    const width: number = doc.documentElement.clientWidth;
+    const outside = [...doc.body.querySelectorAll("*")]
+      .filter((e: any) => !e.parentElement.closest("pre") && e.getBoundingClientRect().right > width + 0.5)
+      .map((e: any) => `${e.tagName.toLowerCase()} ${Math.round(e.getBoundingClientRect().right)}px: ${e.textContent.slice(0, 50)}`);
+    return {
+      scrollWidth: doc.documentElement.scrollWidth as number,
+      clientWidth: width,
+      innerWidth: (globalThis as any).innerWidth as number,
+      outside,
+    };
+  });
+}
 
 describe("the card page in chromium", () => {
   let executablePath: string;
   let dev: Started;
   let base: string;
   let browser: Browser;
+  const kvDir = mkdtempSync(join(tmpdir(), "browser-kv-"));
 
   beforeAll(async () => {
     executablePath = await ensureChromium();
-    ({ dev, base } = await startWranglerDev());
+    ({ dev, base } = await startWranglerDev(["--persist-to", await storeHosts(kvDir)]));
     browser = await chromium.launch({
       executablePath,
       args: [
@@ -38,6 +114,37 @@ describe("the card page in chromium", () => {
   afterAll(async () => {
     await browser?.close();
     await dev?.stop();
+    rmSync(kvDir, { recursive: true, force: true });
+  });
+
+  const at = (host: string) => `http://${host}:${new URL(base).port}/`;
+
+  /** A phone-wide context without JavaScript whose requests off this machine (icons) all fail fast. */
+  async function phone(width: number): Promise<BrowserContext> {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 800 } });
+    await context.route(
+      (url) => !isLocal(url),
+      (route) => route.abort("addressunreachable"),
+    );
+    return context;
+  }
+
+  it("fits a phone: nothing wider than 360 or 400 px for the bundled, kitchen-sink and long-words cards (screenshots in the temp dir)", async () => {
+    const shots = mkdtempSync(join(tmpdir(), "card-page-phone-"));
+    for (const width of [360, 400]) {
+      const context = await phone(width);
+      const page = await context.newPage();
+      for (const host of ["127.0.0.1", "kitchen.localhost", "long.localhost"]) {
+        expect((await page.goto(at(host)))?.status()).toBe(200);
+        const overflow = await horizontalOverflow(page);
+        expect(overflow.innerWidth).toBe(width);
+        expect(overflow.outside, `${host} at ${width} px`).toEqual([]);
+        expect(overflow.scrollWidth, `${host} at ${width} px`).toBeLessThanOrEqual(overflow.clientWidth);
+        await page.screenshot({ path: join(shots, `${host}-${width}.png`), fullPage: true });
+      }
+      await context.close();
+    }
+    process.stdout.write(`phone screenshots: ${shots}\n`);
   });
 
   it("renders name, skills, interfaces and the curl command without JavaScript, and saves a screenshot", async () => {
