@@ -30,6 +30,15 @@ export function requirementText(requirement: v1.SecurityRequirement): string {
     .join(" + ");
 }
 
+/**
+ * The icon badge's letters: the first letter or digit of the name's first two
+ * words ("Acme Travel Concierge": "AT"), else its first character.
+ */
+export function initials(name: string): string {
+  const firsts = name.normalize("NFC").match(/(?<![\p{L}\p{N}])[\p{L}\p{N}]/gu) ?? [];
+  return (firsts.slice(0, 2).join("") || [...name.trim()][0] || "?").toUpperCase();
+}
+
 /** POSIX single quotes: nothing inside is expanded by the shell the command is pasted into. */
 export function shellQuote(text: string): string {
   return `'${text.replace(/'/g, "'\\''")}'`;

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import bundled from "../../skills.json";
 import kitchenSink from "../fixtures/kitchen-sink.json";
 import { ensureChromium } from "../support/chromium";
 import { ROOT, run, type Started, startWranglerDev } from "../support/processes";
@@ -41,6 +42,8 @@ const longWords = {
 const HOSTS: Record<string, unknown> = {
   "kitchen.localhost": kitchenSink,
   "long.localhost": longWords,
+  // The bundled card without its icon: the badge an unreachable icon must look like.
+  "noicon.localhost": { ...bundled, iconUrl: undefined },
 };
 
 /** Stores HOSTS with `wrangler kv bulk put --local` under `dir`; returns the state directory for `wrangler dev --persist-to`. */
@@ -119,14 +122,48 @@ describe("the card page in chromium", () => {
 
   const at = (host: string) => `http://${host}:${new URL(base).port}/`;
 
-  /** A phone-wide context without JavaScript whose requests off this machine (icons) all fail fast. */
-  async function phone(width: number): Promise<BrowserContext> {
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 800 } });
+  /** A phone-wide context without JavaScript whose requests off this machine all fail fast (or get a red square for an icon). */
+  async function phone(
+    width: number,
+    { icon = "unreachable", colorScheme = "light" }: { icon?: "unreachable" | "red"; colorScheme?: "light" | "dark" } = {},
+  ): Promise<BrowserContext> {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 800 }, colorScheme });
     await context.route(
       (url) => !isLocal(url),
-      (route) => route.abort("addressunreachable"),
+      (route) =>
+        icon === "red"
+          ? route.fulfill({
+              contentType: "image/svg+xml",
+              body: '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="red"/></svg>',
+            })
+          : route.abort("addressunreachable"),
     );
     return context;
+  }
+
+  /** The largest difference in any colour channel between two screenshots of one size, decoded by chromium (JavaScript on, nothing loaded). */
+  async function largestPixelDifference(a: Buffer, b: Buffer): Promise<number> {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const largest = await page.evaluate(
+      async ({ x, y }) => {
+        const g = globalThis as any;
+        const pixels = async (base64: string) => {
+          const bitmap = await g.createImageBitmap(await (await g.fetch(`data:image/png;base64,${base64}`)).blob());
+          const canvas = g.document.createElement("canvas");
+          Object.assign(canvas, { width: bitmap.width, height: bitmap.height });
+          const context2d = canvas.getContext("2d");
+          context2d.drawImage(bitmap, 0, 0);
+          return context2d.getImageData(0, 0, bitmap.width, bitmap.height).data as Uint8ClampedArray;
+        };
+        const [p, q] = [await pixels(x), await pixels(y)];
+        if (p.length !== q.length) return 255;
+        return p.reduce((max, value, i) => Math.max(max, Math.abs(value - (q[i] ?? 0))), 0);
+      },
+      { x: a.toString("base64"), y: b.toString("base64") },
+    );
+    await context.close();
+    return largest;
   }
 
   it("fits a phone: nothing wider than 360 or 400 px for the bundled, kitchen-sink and long-words cards (screenshots in the temp dir)", async () => {
@@ -146,6 +183,36 @@ describe("the card page in chromium", () => {
     }
     process.stdout.write(`phone screenshots: ${shots}\n`);
   });
+
+  it.each(["light", "dark"] as const)(
+    "shows the agent's initials, never a broken-image frame, when the icon cannot be loaded (%s)",
+    async (colorScheme) => {
+      const badge = async (host: string, icon: "unreachable" | "red") => {
+        const context = await phone(360, { icon, colorScheme });
+        const page = await context.newPage();
+        await page.goto(at(host));
+        const element = page.locator("header .icon");
+        const text = await element.textContent({ timeout: 5_000 });
+        const shot = await element.screenshot({ timeout: 5_000 });
+        await context.close();
+        return { text, shot };
+      };
+      const none = await badge("noicon.localhost", "unreachable");
+      const unreachable = await badge("127.0.0.1", "unreachable");
+      const loaded = await badge("127.0.0.1", "red");
+      // Saved before the checks, to look at when one fails.
+      const shots = mkdtempSync(join(tmpdir(), `card-page-icon-${colorScheme}-`));
+      for (const [name, { shot }] of Object.entries({ none, unreachable, loaded })) writeFileSync(join(shots, `${name}.png`), shot);
+      expect(none.text).toBe("AT");
+      // The badge of a card without an icon: no frame, no broken-image glyph, not a trace of them at the
+      // rounded corners. Chromium 156 gives 1 of 255 (text antialiasing); with the frame painted under the
+      // initials (width and height set on the img) about 22 in light mode and 54 in dark; without initials, 244.
+      expect(await largestPixelDifference(unreachable.shot, none.shot), shots).toBeLessThanOrEqual(8);
+      // The comparison does see an icon that loads.
+      expect(await largestPixelDifference(loaded.shot, none.shot), shots).toBeGreaterThan(128);
+      process.stdout.write(`icon badges: ${shots}\n`);
+    },
+  );
 
   it("renders name, skills, interfaces and the curl command without JavaScript, and saves a screenshot", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1000, height: 1400 } });
