@@ -79,6 +79,33 @@ describe("the human view", () => {
     expect(html).toContain("img.icon::after{content:attr(data-initials)");
   });
 
+  it("shows a skill's id only when it says more than the skill's name", async () => {
+    const html = await pageOf({
+      skills: [
+        { name: "Flight search" },
+        { name: "Hotel search", id: "hotel-search" },
+        { name: "Politique de voyage (FAQ)" },
+        { name: "Émoji 🚀 planner" },
+        { name: "CAR_RENTAL", id: "car_rental" },
+        { name: "Search", id: "search_v2" },
+        { name: "Alpha skill", id: "alpha" },
+        { name: "Bookings", id: "book-ings" },
+        { name: "!!!" },
+      ],
+    });
+    expect([...html.matchAll(/<h3>(.*?)<\/h3>/g)].map(([, h3]) => h3)).toEqual([
+      '!!! <code class="muted">skill</code>',
+      'Alpha skill <code class="muted">alpha</code>',
+      'Bookings <code class="muted">book-ings</code>',
+      "CAR_RENTAL",
+      "Flight search",
+      "Hotel search",
+      "Politique de voyage (FAQ)",
+      'Search <code class="muted">search_v2</code>',
+      "Émoji 🚀 planner",
+    ]);
+  });
+
   it("quotes the copyable command for a shell and never takes a forwarded prefix outside URL path characters", async () => {
     const trusted = makeEnv({ TRUST_FORWARDED_HEADERS: "true" });
     for (const prefix of ["/$(id)", "/a;b", "/`id`", "/'x'", "/a b", "/%zz", "/a/../b"]) {
