@@ -3,12 +3,18 @@
 import type { FC } from "hono/jsx";
 import type * as v1 from "../a2a/v1";
 import type { SchemeEnforcement } from "../auth/edge-auth";
-import { requirementText, schemeDescription, schemeSummary } from "./card-text";
+import { idAddsInformation, requirementText, schemeDescription, schemeSummary } from "./card-text";
 
 const SkillArticle: FC<{ skill: v1.AgentSkill }> = ({ skill }) => (
   <article>
     <h3>
-      {skill.name} <code class="muted">{skill.id}</code>
+      {skill.name}
+      {idAddsInformation(skill) ? (
+        <>
+          {" "}
+          <code class="muted">{skill.id}</code>
+        </>
+      ) : null}
     </h3>
     <p>{skill.description}</p>
     <ul class="tags" aria-label="Tags">

@@ -4,7 +4,7 @@
 import type { FC } from "hono/jsx";
 import type * as v1 from "../a2a/v1";
 import type { SchemeEnforcement } from "../auth/edge-auth";
-import { shellQuote } from "./card-text";
+import { initials, shellQuote } from "./card-text";
 import { InterfacesSection, SecuritySection, SkillsSection } from "./page-sections";
 import { STYLE } from "./style";
 
@@ -15,9 +15,22 @@ export interface SignatureInfo {
   jku?: string;
 }
 
+// An icon that fails to load shows the initials too, without script: a broken
+// image renders its ::after (a loaded one does not), which style.ts fills with
+// data-initials. Not initials behind the img: chromium paints a broken image's
+// frame and glyph over them, and a transparent icon would show them through.
+const Icon: FC<{ card: v1.AgentCard }> = ({ card }) =>
+  card.iconUrl ? (
+    <img class="icon" src={card.iconUrl} alt="" data-initials={initials(card.name)} />
+  ) : (
+    <span class="icon" aria-hidden="true">
+      {initials(card.name)}
+    </span>
+  );
+
 const PageHeader: FC<{ card: v1.AgentCard }> = ({ card }) => (
   <header>
-    {card.iconUrl ? <img src={card.iconUrl} alt="" /> : null}
+    <Icon card={card} />
     <div>
       <h1>{card.name}</h1>
       <p class="muted">

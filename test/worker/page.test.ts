@@ -56,6 +56,56 @@ describe("the human view", () => {
     expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
 
+  /** The page for a card-source document stored for the host. */
+  const pageOf = async (doc: unknown) => {
+    const kv = { get: async () => JSON.stringify(doc) } as unknown as KVNamespace;
+    return (await call("https://agents.example.com/", { headers: HTML }, makeEnv({ SKILLS: kv }))).text();
+  };
+
+  it("shows the agent's initials in a badge when the card has no icon, and keeps them for an icon that fails to load", async () => {
+    const badge = async (name: string) => (await pageOf({ name })).match(/<header>(.*?)<div>/)?.[1];
+    expect(await badge("Acme Travel Concierge")).toBe('<span class="icon" aria-hidden="true">AT</span>');
+    expect(await badge("émile  zola-bot")).toBe('<span class="icon" aria-hidden="true">ÉZ</span>');
+    // The same name with the accent as a combining mark (NFD): still one letter, not a word break.
+    expect(await badge("e\u0301mile  zola-bot")).toBe('<span class="icon" aria-hidden="true">ÉZ</span>');
+    expect(await badge("Planner")).toBe('<span class="icon" aria-hidden="true">P</span>');
+    expect(await badge("🚀 A2A agent")).toBe('<span class="icon" aria-hidden="true">AA</span>');
+    expect(await badge("!!!")).toBe('<span class="icon" aria-hidden="true">!</span>');
+    // With an icon, the initials ride on the img: style.ts shows them in place of an image that fails to load.
+    const html = await (await call("https://agents.example.com/", { headers: HTML })).text();
+    expect(html).toContain(
+      '<header><img class="icon" src="https://acme.example.com/static/concierge.png" alt="" data-initials="AT"/><div>',
+    );
+    expect(html).toContain("img.icon::after{content:attr(data-initials)");
+  });
+
+  it("shows a skill's id only when it says more than the skill's name", async () => {
+    const html = await pageOf({
+      skills: [
+        { name: "Flight search" },
+        { name: "Hotel search", id: "hotel-search" },
+        { name: "Politique de voyage (FAQ)" },
+        { name: "Émoji 🚀 planner" },
+        { name: "CAR_RENTAL", id: "car_rental" },
+        { name: "Search", id: "search_v2" },
+        { name: "Alpha skill", id: "alpha" },
+        { name: "Bookings", id: "book-ings" },
+        { name: "!!!" },
+      ],
+    });
+    expect([...html.matchAll(/<h3>(.*?)<\/h3>/g)].map(([, h3]) => h3)).toEqual([
+      '!!! <code class="muted">skill</code>',
+      'Alpha skill <code class="muted">alpha</code>',
+      'Bookings <code class="muted">book-ings</code>',
+      "CAR_RENTAL",
+      "Flight search",
+      "Hotel search",
+      "Politique de voyage (FAQ)",
+      'Search <code class="muted">search_v2</code>',
+      "Émoji 🚀 planner",
+    ]);
+  });
+
   it("quotes the copyable command for a shell and never takes a forwarded prefix outside URL path characters", async () => {
     const trusted = makeEnv({ TRUST_FORWARDED_HEADERS: "true" });
     for (const prefix of ["/$(id)", "/a;b", "/`id`", "/'x'", "/a b", "/%zz", "/a/../b"]) {
