@@ -1,6 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
-import { isolatedWranglerConfig, makeProcessEnvHermetic } from "./test/support/hermetic";
+import { isolatedWranglerConfig, makeProcessEnvHermetic } from "./test/support/hermetic.ts";
 
 // No developer's dev state reaches a test (test/support/hermetic.ts): wrangler runs in this process for the
 // workers project, and every process the node project starts inherits this environment.

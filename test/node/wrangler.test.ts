@@ -8,7 +8,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import bundled from "../../skills.json";
 import { isolatedWranglerConfig, NO_ENV_FILE } from "../support/hermetic";
-import { freePort, ROOT, run, type Started, start, waitForHttp } from "../support/processes";
+import { freePort, ROOT, run, type Started, start, startWranglerDev, waitForHttp } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 import { until } from "../support/wait";
 
@@ -99,5 +99,27 @@ describe("npm run dev", () => {
     const deleted = await kv("delete", "default");
     expect(deleted.code, deleted.stdout + deleted.stderr).toBe(0);
     await until(async () => (await card()).headers.get("card-source") === "bundled", "the bundled card again");
+  });
+});
+
+describe("startWranglerDev, the dev server of the other node suites", () => {
+  let dev: Started;
+  let base: string;
+  beforeAll(async () => {
+    ({ dev, base } = await startWranglerDev());
+  });
+  afterAll(() => dev?.stop());
+
+  it("starts from fresh local state with the configuration of wrangler.toml alone", async () => {
+    const response = await fetch(`${base}/.well-known/agent-card.json`);
+    expect(response.headers.get("card-source")).toBe("bundled");
+    expect(((await response.json()) as { name: string }).name).toBe(bundled.name);
+    // EDGE_AUTH=enforce (the default) refuses a call without credentials to the bundled agent, origin or not.
+    const call = await fetch(`${base}/`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "A2A-Version": "1.0" },
+      body: '{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t1"}}',
+    });
+    expect(call.status).toBe(401);
   });
 });

@@ -76,15 +76,17 @@ export async function waitForHttp(url: string, started: Started, timeoutMs = 60_
   throw new Error(`timed out waiting for ${url}:\n${started.output()}`);
 }
 
-/** Runs a command to completion. */
+/** Runs a command to completion (in the repository unless `cwd` says otherwise). */
 export function run(
   command: string,
   args: string[],
-  env: Record<string, string> = {},
+  /** Added to the hermetic environment; undefined removes a variable. */
+  env: Record<string, string | undefined> = {},
+  cwd = ROOT,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
-      cwd: ROOT,
+      cwd,
       env: { ...hermeticEnv(), ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
