@@ -5,9 +5,7 @@
 // CLOUDFLARE_INCLUDE_PROCESS_ENV=true turns the whole process environment into
 // vars: `ORIGIN_URL=... EDGE_AUTH=off` in `.dev.vars`, or a document put with
 // `npm run skills:push -- --local`, would change what the tests see.
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 /** What wrangler must not take from the environment, and the settings that keep it from reading dev files. */
@@ -39,11 +37,11 @@ export const NO_ENV_FILE = ["--env-file", "/dev/null"];
  * vitest-pool-workers reads its bindings through wrangler's
  * unstable_getMiniflareWorkerOptions, which loads `.dev.vars` (or `.env`) from
  * the config's directory and takes no env-file option: it gets a copy of
- * wrangler.toml in a directory of its own (one per checkout), with `main`
- * made absolute. Returns the copy's path.
+ * wrangler.toml in a directory of its own (`test-output/`, ignored by git),
+ * with `main` made absolute. Returns the copy's path.
  */
 export function isolatedWranglerConfig(root: string): string {
-  const dir = join(tmpdir(), `agent-card-edge-config-${createHash("sha256").update(root).digest("hex").slice(0, 12)}`);
+  const dir = join(root, "test-output", "wrangler-config");
   mkdirSync(dir, { recursive: true });
   const config = readFileSync(join(root, "wrangler.toml"), "utf8").replace(
     /^main = "(.+)"$/m,
