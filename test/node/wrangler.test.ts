@@ -41,7 +41,7 @@ describe("npm run build", () => {
 describe("npm run dev", () => {
   let dev: Started;
   let base: string;
-  const state = mkdtempSync(join(tmpdir(), "npm-run-dev-"));
+  let state: string;
   const card = () => fetch(`${base}/.well-known/agent-card.json`, { headers: { "A2A-Version": "1.0" } });
   const kv = (...args: string[]) =>
     run("node_modules/.bin/wrangler", ["kv", "key", ...args, "--binding", "SKILLS", "--local", "--persist-to", state]);
@@ -49,6 +49,7 @@ describe("npm run dev", () => {
   beforeAll(async () => {
     // wrangler.toml [dev] has the defaults (127.0.0.1:8787); flags after `--` reach wrangler dev: the port,
     // this test's own state and no .dev.vars (test/support/hermetic.ts), and a --var beside the script's own.
+    state = mkdtempSync(join(tmpdir(), "npm-run-dev-"));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     dev = start("npm", [
@@ -69,7 +70,7 @@ describe("npm run dev", () => {
   });
   afterAll(async () => {
     await dev?.stop();
-    rmSync(state, { recursive: true, force: true });
+    if (state) rmSync(state, { recursive: true, force: true });
   });
 
   it("serves the bundled skills.json card on the port given after --, with URLs of the local host", async () => {
