@@ -1,17 +1,23 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { isolatedWranglerConfig, makeProcessEnvHermetic } from "./test/support/hermetic.ts";
+
+// No developer's dev state reaches a test (test/support/hermetic.ts): wrangler runs in this process for the
+// workers project, and every process the node project starts inherits this environment.
+makeProcessEnvHermetic();
+const root = import.meta.dirname;
 
 export default defineConfig({
   test: {
     projects: [
       {
-        // Inside workerd, with the bindings of wrangler.toml (real local KV).
+        // Inside workerd, with the bindings of wrangler.toml (real local KV), read from a copy without .dev.vars beside it.
         // TEST_RATE_LIMITER: a real Workers Rate Limiting binding (Miniflare's), handed to the worker as
         // RATE_LIMITER only by the tests about rate limits (test/worker/auth.test.ts).
         plugins: [
           cloudflareTest({
             main: "./src/index.ts",
-            wrangler: { configPath: "./wrangler.toml" },
+            wrangler: { configPath: isolatedWranglerConfig(root) },
             miniflare: { ratelimits: { TEST_RATE_LIMITER: { simple: { limit: 3, period: 60 } } } },
           }),
         ],

@@ -2,6 +2,14 @@
 import type { Config } from "../config";
 import type { CardVariant } from "./variant";
 
+/**
+ * Where a served card's data came from (the `Card-Source` header, and a line on
+ * the page): the KV key that served it, the bundled skills.json, or the
+ * origin's own card (CARD_SOURCE=origin). A local KV document silently wins
+ * over an edited skills.json under `wrangler dev`; this says so.
+ */
+export type CardDataSource = `kv:${string}` | "bundled" | "origin";
+
 /** What the card paths answer to (Allow of a 405). */
 export const CARD_METHODS = ["GET", "HEAD", "OPTIONS"];
 
@@ -15,13 +23,15 @@ export const CARD_CORS_ORIGIN = "*";
 
 /**
  * Headers shared by the 200 and the 304 (RFC 9110 §15.4.5), without Content-Type.
- * Only what peers use: every extra header costs ~2% of card throughput in workerd.
+ * Only what peers use, and Card-Source (short, and the one way to see which
+ * document won): every extra header costs ~2% of card throughput in workerd.
  */
-export function cardHeaders(config: Config, variant: CardVariant, etag: string): Array<[string, string]> {
+export function cardHeaders(config: Config, variant: CardVariant, etag: string, dataSource: CardDataSource): Array<[string, string]> {
   const headers: Array<[string, string]> = [
     ["access-control-allow-origin", CARD_CORS_ORIGIN],
     ["cache-control", `public, max-age=${config.cardMaxAge}, stale-while-revalidate=${config.cardStaleWhileRevalidate}`],
     ["etag", etag],
+    ["card-source", dataSource],
   ];
   // Browsers get the page at the same URL (Accept); only agent-card.json negotiates on A2A-Version.
   headers.push(["vary", variant === "legacy" ? "Accept" : "A2A-Version, Accept"]);

@@ -9,7 +9,7 @@ import { joinUrl } from "../http/urls";
 import type { OriginRouter } from "../proxy/origin-router";
 import type { CardSigner } from "../sign/card-signer";
 import { buildCard, type CardOfVariant } from "./build-card";
-import { cardHeaders } from "./card-headers";
+import { type CardDataSource, cardHeaders } from "./card-headers";
 import { publicizeCard } from "./from-origin";
 import { OriginCardStore } from "./origin-store";
 import type { CardSource } from "./source";
@@ -21,6 +21,8 @@ export interface BuiltCard<V extends CardVariant = CardVariant> {
   card: CardOfVariant[V];
   body: Uint8Array;
   etag: string;
+  /** Where the card's data came from (the Card-Source header; the page says it too). */
+  dataSource: CardDataSource;
   /**
    * Response headers, built once: workerd copies a Headers object into a new
    * Response far faster than it converts a header list (~3 µs vs ~20-40 µs).
@@ -100,6 +102,13 @@ export class CardService {
     return building;
   }
 
+  /** Built cards are memoized per source document, so a document's origin is fixed with its cards. */
+  #dataSource(source: CardSource, fromOrigin: boolean): CardDataSource {
+    if (fromOrigin) return "origin";
+    const key = this.store.keyOf(source);
+    return key === undefined ? "bundled" : `kv:${key}`;
+  }
+
   async #build<V extends CardVariant>(source: CardSource, base: string, variant: V): Promise<BuiltCard<V>> {
     const { rpcPath, skillAllowlist } = this.config;
     const fromOrigin = this.originCards?.describe(source);
@@ -111,11 +120,13 @@ export class CardService {
     if (this.signer) card = await this.signer.sign(card, base);
     const body = new TextEncoder().encode(JSON.stringify(card));
     const etag = await strongEtag(body);
-    const headers = cardHeaders(this.config, variant, etag);
+    const dataSource = this.#dataSource(source, fromOrigin !== undefined);
+    const headers = cardHeaders(this.config, variant, etag, dataSource);
     return {
       card,
       body,
       etag,
+      dataSource,
       okHeaders: new Headers([...headers, ["content-type", "application/json"]]),
       notModifiedHeaders: new Headers(headers),
     };

@@ -46,6 +46,8 @@ const KV_MIN_CACHE_TTL = 30;
  */
 export class CardSourceStore {
   readonly #cache = new Map<string, Cached>();
+  /** The KV key each document held here was read (or primed) under: what the Card-Source header names. */
+  readonly #keys = new WeakMap<CardSource, string>();
 
   constructor(
     private readonly kv: KVNamespace | undefined,
@@ -72,6 +74,11 @@ export class CardSourceStore {
     this.#store(key, { text, source }, this.now());
   }
 
+  /** The KV key `source` came from; undefined for a document this store did not read (the bundled one). */
+  keyOf(source: CardSource): string | undefined {
+    return this.#keys.get(source);
+  }
+
   #read(kv: KVNamespace, key: string, now: number, keepAlive: KeepAlive | undefined): CardSource | null | Promise<CardSource | null> {
     const cached = this.#cache.get(key);
     if (cached && cached.expiresAt > now) return cached.document.source;
@@ -95,6 +102,7 @@ export class CardSourceStore {
     if (current && current.expiresAt > readAt + this.ttlSeconds * 1000) return;
     this.#cache.delete(key);
     this.#cache.set(key, { document, expiresAt: readAt + this.ttlSeconds * 1000 });
+    if (document.source) this.#keys.set(document.source, key);
     const oldest = this.#cache.keys().next();
     if (this.#cache.size > MAX_CACHED_KEYS && !oldest.done) this.#cache.delete(oldest.value);
   }

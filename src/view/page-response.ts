@@ -1,6 +1,7 @@
 // Renders (once per built card) and serves the human view.
 import { decodeBase64Url } from "hono/utils/encode";
 import type * as v1 from "../a2a/v1";
+import type { CardDataSource } from "../card/card-headers";
 import type { BuiltCard } from "../card/card-service";
 import { jsonObject } from "../json";
 import { CardPage, type CardPageProps, type SignatureInfo } from "./page";
@@ -21,11 +22,19 @@ function signatureOf(card: v1.AgentCard): SignatureInfo | undefined {
   }
 }
 
+/** The Card-Source header in words: a developer editing skills.json sees when a KV document wins. */
+function describeDataSource(source: CardDataSource): string {
+  if (source === "bundled") return "the bundled skills.json";
+  if (source === "origin") return "the origin's own card (CARD_SOURCE=origin)";
+  return `KV key ${source.slice("kv:".length)}`;
+}
+
 /** The same built card always gets the same page: the URL and the enforcement are per runtime and host, as the card is. */
 export function renderCardPage(built: BuiltCard<"v1">, context: Pick<CardPageProps, "cardUrl" | "enforcement">, maxAge: number): Response {
   let html = pages.get(built);
   if (html === undefined) {
-    html = `<!doctype html>${CardPage({ card: built.card, ...context, signature: signatureOf(built.card) })}`;
+    const page = { card: built.card, ...context, signature: signatureOf(built.card), cardData: describeDataSource(built.dataSource) };
+    html = `<!doctype html>${CardPage(page)}`;
     pages.set(built, html);
   }
   return new Response(html, {
@@ -33,6 +42,7 @@ export function renderCardPage(built: BuiltCard<"v1">, context: Pick<CardPagePro
       "content-type": "text/html; charset=utf-8",
       "cache-control": `public, max-age=${maxAge}`,
       vary: "Accept",
+      "card-source": built.dataSource,
       // The CSP (no script at all) and the other security headers: hono/secure-headers on the page routes (routes.ts).
     },
   });

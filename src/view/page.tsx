@@ -88,9 +88,11 @@ export interface CardPageProps {
   signature: SignatureInfo | undefined;
   /** Per required scheme, what the edge does with it (EDGE_AUTH and the verifiers configured). */
   enforcement: Readonly<Record<string, SchemeEnforcement>>;
+  /** Where the card data came from, in words (the Card-Source header of the JSON). */
+  cardData: string;
 }
 
-export const CardPage: FC<CardPageProps> = ({ card, cardUrl, signature, enforcement }) => (
+export const CardPage: FC<CardPageProps> = ({ card, cardUrl, signature, enforcement, cardData }) => (
   <html lang="en">
     <head>
       <meta charset="utf-8" />
@@ -110,6 +112,7 @@ export const CardPage: FC<CardPageProps> = ({ card, cardUrl, signature, enforcem
         <SecuritySection card={card} enforcement={enforcement} />
         <SignatureSection signature={signature} />
         <FetchSection cardUrl={cardUrl} />
+        <p class="muted">Card data: {cardData}</p>
       </main>
     </body>
   </html>

@@ -1,13 +1,16 @@
 // The README's commands, as real processes: `npm run build` (offline dry-run
-// bundle), `wrangler types --check`, and `npm run dev` serving the bundled card.
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+// bundle), `wrangler types --check`, and `npm run dev` serving the bundled card
+// and local KV documents, with wrangler flags after `--`.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import bundled from "../../skills.json";
-import { run, type Started, startWranglerDev } from "../support/processes";
+import { isolatedWranglerConfig, NO_ENV_FILE } from "../support/hermetic";
+import { freePort, ROOT, run, type Started, start, startWranglerDev, waitForHttp } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
+import { until } from "../support/wait";
 
 describe("npm run build", () => {
   it("bundles the worker offline with wrangler deploy --dry-run, within 64 KiB gzip", async () => {
@@ -21,11 +24,15 @@ describe("npm run build", () => {
   });
 
   it("has generated binding types that match wrangler.toml", async () => {
+    // `wrangler types --check` (4.86) ignores --env-file and counts a .dev.vars beside the config as
+    // bindings: checked against a copy of wrangler.toml with nothing beside it (test/support/hermetic.ts).
     const { code, stdout, stderr } = await run("node_modules/.bin/wrangler", [
       "types",
       "--include-runtime=false",
       "--strict-vars=false",
       "--check",
+      "--config",
+      isolatedWranglerConfig(ROOT),
     ]);
     expect(code, stdout + stderr).toBe(0);
   });
@@ -34,19 +41,86 @@ describe("npm run build", () => {
 describe("npm run dev", () => {
   let dev: Started;
   let base: string;
+  let state: string;
+  const card = () => fetch(`${base}/.well-known/agent-card.json`, { headers: { "A2A-Version": "1.0" } });
+  const kv = (...args: string[]) =>
+    run("node_modules/.bin/wrangler", ["kv", "key", ...args, "--binding", "SKILLS", "--local", "--persist-to", state]);
+
+  beforeAll(async () => {
+    // wrangler.toml [dev] has the defaults (127.0.0.1:8787); flags after `--` reach wrangler dev: the port,
+    // this test's own state and no .dev.vars (test/support/hermetic.ts), and a --var beside the script's own.
+    state = mkdtempSync(join(tmpdir(), "npm-run-dev-"));
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    dev = start("npm", [
+      "run",
+      "dev",
+      "--",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(await freePort()),
+      "--persist-to",
+      state,
+      ...NO_ENV_FILE,
+      "--var",
+      "CARD_MAX_AGE:123",
+    ]);
+    await waitForHttp(`${base}/.well-known/agent-card.json`, dev);
+  });
+  afterAll(async () => {
+    await dev?.stop();
+    if (state) rmSync(state, { recursive: true, force: true });
+  });
+
+  it("serves the bundled skills.json card on the port given after --, with URLs of the local host", async () => {
+    const response = await card();
+    expect(response.status).toBe(200);
+    expect(response.headers.get("card-source")).toBe("bundled");
+    expect(response.headers.get("cache-control")).toContain("max-age=123,");
+    const body = (await response.json()) as Record<string, any>;
+    expect(schemaErrors.v1Card(body)).toEqual([]);
+    expect(body.name).toBe(bundled.name);
+    expect(body.supportedInterfaces[0].url).toBe(`${base}/`);
+    const legacy = (await (await fetch(`${base}/.well-known/agent.json`)).json()) as Record<string, any>;
+    expect(legacy.url).toBe(`${base}/`);
+  });
+
+  it("shows a local KV document put or deleted while it runs on the next request (no isolate copy in dev)", async () => {
+    const doc = join(state, "agent.json");
+    writeFileSync(doc, JSON.stringify({ name: "Local KV Agent" }));
+    const put = await kv("put", "default", "--path", doc);
+    expect(put.code, put.stdout + put.stderr).toBe(0);
+    // Bounded well under KV_CACHE_TTL's default (60 s): only a dev server without an isolate copy passes.
+    const seen = await until(async () => {
+      const response = await card();
+      return response.headers.get("card-source") === "kv:default" && ((await response.json()) as { name: string }).name;
+    }, "the local KV document");
+    expect(seen).toBe("Local KV Agent");
+    const deleted = await kv("delete", "default");
+    expect(deleted.code, deleted.stdout + deleted.stderr).toBe(0);
+    await until(async () => (await card()).headers.get("card-source") === "bundled", "the bundled card again");
+  });
+});
+
+describe("startWranglerDev, the dev server of the other node suites", () => {
+  let dev: Started;
+  let base: string;
   beforeAll(async () => {
     ({ dev, base } = await startWranglerDev());
   });
   afterAll(() => dev?.stop());
 
-  it("serves the bundled skills.json card on 127.0.0.1 with URLs of the local host", async () => {
-    const response = await fetch(`${base}/.well-known/agent-card.json`, { headers: { "A2A-Version": "1.0" } });
-    expect(response.status).toBe(200);
-    const card = (await response.json()) as Record<string, any>;
-    expect(schemaErrors.v1Card(card)).toEqual([]);
-    expect(card.name).toBe(bundled.name);
-    expect(card.supportedInterfaces[0].url).toBe(`${base}/`);
-    const legacy = (await (await fetch(`${base}/.well-known/agent.json`)).json()) as Record<string, any>;
-    expect(legacy.url).toBe(`${base}/`);
+  it("starts from fresh local state with the configuration of wrangler.toml alone", async () => {
+    const response = await fetch(`${base}/.well-known/agent-card.json`);
+    expect(response.headers.get("card-source")).toBe("bundled");
+    expect(((await response.json()) as { name: string }).name).toBe(bundled.name);
+    // EDGE_AUTH=enforce (the default) refuses a call without credentials to the bundled agent, origin or not.
+    const call = await fetch(`${base}/`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "A2A-Version": "1.0" },
+      body: '{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t1"}}',
+    });
+    expect(call.status).toBe(401);
   });
 });

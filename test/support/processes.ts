@@ -1,7 +1,10 @@
 // Real processes for the node-side tests: free ports, start, wait, stop.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { hermeticEnv, NO_ENV_FILE } from "./hermetic";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -37,7 +40,7 @@ export async function stopStarted(): Promise<void> {
 export function start(command: string, args: string[], env: Record<string, string> = {}): Started {
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", ...env },
+    env: { ...hermeticEnv(), CLOUDFLARE_CF_FETCH_ENABLED: "false", ...env },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -106,16 +109,18 @@ export async function waitForHttp(url: string, started: Started, timeoutMs = 60_
   throw new Error(`timed out waiting for ${url}:\n${started.output()}`);
 }
 
-/** Runs a command to completion. */
+/** Runs a command to completion (in the repository unless `cwd` says otherwise). */
 export function run(
   command: string,
   args: string[],
-  env: Record<string, string> = {},
+  /** Added to the hermetic environment; undefined removes a variable. */
+  env: Record<string, string | undefined> = {},
+  cwd = ROOT,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, {
-      cwd: ROOT,
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", ...env },
+      cwd,
+      env: { ...hermeticEnv(), ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -126,11 +131,16 @@ export function run(
   });
 }
 
-/** `wrangler dev` on 127.0.0.1 and a free port, ready (the card answers); extra args appended. */
+/**
+ * `wrangler dev` on 127.0.0.1 and a free port, ready (the card answers); extra args appended. Never the
+ * developer's dev state: no `.dev.vars` (hermetic.ts), and local KV and Durable Objects in a fresh
+ * directory (removed by stop()) unless the test passes its own `--persist-to`.
+ */
 export async function startWranglerDev(extra: string[] = []): Promise<{ dev: Started; base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const dev = start("node_modules/.bin/wrangler", [
+  const state = extra.includes("--persist-to") ? undefined : mkdtempSync(join(tmpdir(), "wrangler-state-"));
+  const started = start("node_modules/.bin/wrangler", [
     "dev",
     "--ip",
     "127.0.0.1",
@@ -138,8 +148,22 @@ export async function startWranglerDev(extra: string[] = []): Promise<{ dev: Sta
     String(port),
     "--inspector-port",
     String(await freePort()),
+    ...NO_ENV_FILE,
+    ...(state ? ["--persist-to", state] : []),
     ...extra,
   ]);
-  await waitForHttp(`${base}/.well-known/agent-card.json`, dev);
+  const dev: Started = {
+    ...started,
+    stop: async () => {
+      await started.stop();
+      if (state) rmSync(state, { recursive: true, force: true });
+    },
+  };
+  try {
+    await waitForHttp(`${base}/.well-known/agent-card.json`, dev);
+  } catch (error) {
+    await dev.stop();
+    throw error;
+  }
   return { dev, base };
 }

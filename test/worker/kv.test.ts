@@ -161,3 +161,36 @@ describe("caching in the isolate", () => {
     expect(digest).toHaveBeenCalledTimes(1);
   });
 });
+
+/** The Card-Source header of one host's 200, 304, HEAD and page, and the page's "Card data" line. */
+async function sourceSeen(host: string, workerEnv: Env) {
+  const url = `https://${host}${CARD}`;
+  const ok = await call(url, {}, workerEnv);
+  const notModified = await call(url, { headers: { "If-None-Match": ok.headers.get("etag") ?? "" } }, workerEnv);
+  const head = await call(url, { method: "HEAD" }, workerEnv);
+  const page = await call(`https://${host}/`, { headers: { accept: "text/html" } }, workerEnv);
+  expect([ok.status, notModified.status, head.status, page.status]).toEqual([200, 304, 200, 200]);
+  const line = /<p class="muted">Card data: ([^<]*)<\/p>/.exec(await page.text())?.[1];
+  return { headers: [...new Set([ok, notModified, head, page].map((r) => r.headers.get("card-source")))], line };
+}
+
+describe("Card-Source: which document served the card", () => {
+  it("names the KV key that served (the hostname, else default), else the bundled skills.json", async () => {
+    await put("own.example.com", { name: "Own Agent" });
+    await put("default", { name: "Default Agent" });
+    const workerEnv = makeEnv();
+    expect(await sourceSeen("own.example.com", workerEnv)).toEqual({ headers: ["kv:own.example.com"], line: "KV key own.example.com" });
+    expect(await sourceSeen("other.example.com", workerEnv)).toEqual({ headers: ["kv:default"], line: "KV key default" });
+    await kv.delete("default");
+    expect(await sourceSeen("other.example.com", makeEnv())).toEqual({ headers: ["bundled"], line: "the bundled skills.json" });
+  });
+
+  it("names the key that served, not the one looked up first, when a host's document is invalid", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    await put("broken.example.com", "{ not json");
+    await put("default", { name: "Default Agent" });
+    expect(await sourceSeen("broken.example.com", makeEnv())).toEqual({ headers: ["kv:default"], line: "KV key default" });
+    await put("default", "[]");
+    expect(await sourceSeen("broken.example.com", makeEnv())).toEqual({ headers: ["bundled"], line: "the bundled skills.json" });
+  });
+});

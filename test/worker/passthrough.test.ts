@@ -79,6 +79,29 @@ describe("passthrough card mode", () => {
     expect(origin.requests[0]!.headers.get("authorization")).toBe("Bearer origin-only-secret");
   });
 
+  it("says Card-Source: origin on the 200, the 304, HEAD and the page, and what served before the origin answered", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    let up = false;
+    const origin = cardOrigin(() => (up ? Response.json(originCard) : Promise.reject(new TypeError("down"))));
+    const worker = createWorker({ fetch: origin.fetch });
+    const workerEnv = env();
+    const get = (path: string, init: RequestInit = {}) =>
+      worker.fetch!(new Request(`https://agents.example.com${path}`, init) as any, workerEnv, createExecutionContext());
+    expect((await get(CARD)).headers.get("card-source")).toBe("bundled");
+    up = true;
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.advanceTimersByTime(6_000); // past the pause after a failed read
+    const ok = await get(CARD);
+    expect(((await ok.json()) as { name: string }).name).toBe("Private Origin Agent");
+    const notModified = await get(CARD, { headers: { "If-None-Match": ok.headers.get("etag") ?? "" } });
+    const head = await get(CARD, { method: "HEAD" });
+    const page = await get("/", { headers: { accept: "text/html" } });
+    expect([ok.status, notModified.status, head.status, page.status]).toEqual([200, 304, 200, 200]);
+    expect([ok, notModified, head, page].map((r) => r.headers.get("card-source"))).toEqual(["origin", "origin", "origin", "origin"]);
+    expect(await page.text()).toContain("Card data: the origin&#39;s own card (CARD_SOURCE=origin)");
+    vi.useRealTimers();
+  });
+
   it("revalidates with the origin's ETag after ORIGIN_CARD_TTL and keeps the card on 304", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     let version = 0;

@@ -1,0 +1,89 @@
+// `npm test` in a checkout where someone has been running `npm run dev`: a
+// `.dev.vars` (an origin that is not running, EDGE_AUTH=off), another agent in
+// local KV (`.wrangler/state`, as `npm run skills:push -- --local` leaves it),
+// and an environment that asks wrangler to turn process variables into vars.
+// The suites that read those before (the generated types, and those expecting
+// the bundled agent, an unset origin or enforced auth) run in a scratch copy of
+// the working tree holding all that, and must pass as they do here.
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, run } from "../support/processes";
+
+/** A representative subset (the whole suite takes minutes): one suite per way dev state leaked in. */
+const SUITES = [
+  "test/worker/kv.test.ts", // the bundled agent when KV holds nothing (.wrangler/state)
+  "test/worker/proxy.test.ts", // 503 without ORIGIN_URL (.dev.vars)
+  "test/worker/page.test.ts", // enforcement per scheme (EDGE_AUTH in .dev.vars)
+  "test/node/wrangler.test.ts", // the types check, npm run dev, and startWranglerDev (.dev.vars, .wrangler/state)
+];
+
+/** Environment a developer might have: wrangler would hand every process variable to the worker under test. */
+const DEVELOPER_ENV = {
+  CLOUDFLARE_INCLUDE_PROCESS_ENV: "true",
+  CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: "true",
+  ORIGIN_URL: "http://127.0.0.1:9/",
+  EDGE_AUTH: "off",
+};
+
+/** The working tree as it is, committed or not (tracked and unignored files), with node_modules linked. */
+async function scratchCopy(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), "dev-state-"));
+  const listed = await run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
+  expect(listed.code, listed.stderr).toBe(0);
+  for (const file of listed.stdout.split("\0")) {
+    if (!file || !existsSync(join(ROOT, file))) continue; // deleted, not yet committed
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    copyFileSync(join(ROOT, file), join(dir, file));
+  }
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  return dir;
+}
+
+describe("npm test beside a developer's dev state", () => {
+  let scratch: string;
+  beforeAll(async () => {
+    scratch = await scratchCopy();
+    writeFileSync(join(scratch, ".dev.vars"), "ORIGIN_URL=http://127.0.0.1:9999/\nEDGE_AUTH=off\nDEV_ONLY_SECRET=x\n");
+    writeFileSync(join(scratch, ".env"), "ORIGIN_URL=http://127.0.0.1:9998/\n");
+    const doc = join(scratch, "dev-agent.json");
+    writeFileSync(doc, JSON.stringify({ name: "Someone's Dev Agent" }));
+    for (const key of ["default", "127.0.0.1", "localhost"]) {
+      const put = await run(
+        "node_modules/.bin/wrangler",
+        ["kv", "key", "put", key, "--path", doc, "--binding", "SKILLS", "--local"],
+        {},
+        scratch,
+      );
+      expect(put.code, put.stdout + put.stderr).toBe(0);
+    }
+    expect(existsSync(join(scratch, ".wrangler/state"))).toBe(true);
+  });
+  afterAll(() => {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("passes the suites that read it before", async () => {
+    // Not this vitest's own worker settings: the inner run is a fresh `vitest run`, as from a shell.
+    const inner = Object.fromEntries(
+      Object.keys(process.env)
+        .filter((name) => name.startsWith("VITEST"))
+        .map((name) => [name, undefined]),
+    );
+    const tests = await run("node_modules/.bin/vitest", ["run", ...SUITES], { ...inner, ...DEVELOPER_ENV }, scratch);
+    const output = stripVTControlCharacters(tests.stdout);
+    expect(tests.code, output.slice(-6000) + tests.stderr.slice(-4000)).toBe(0);
+    expect(output).toMatch(/Test Files +4 passed \(4\)/);
+  });
+
+  it("generates the same worker-configuration.d.ts with npm run types", async () => {
+    // .dev.vars and .env only: with CLOUDFLARE_INCLUDE_PROCESS_ENV=true exported, wrangler types every process variable (README).
+    const types = await run("npm", ["run", "types"], { CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: "true" }, scratch);
+    expect(types.code, types.stdout + types.stderr).toBe(0);
+    expect(readFileSync(join(scratch, "worker-configuration.d.ts"), "utf8")).toBe(
+      readFileSync(join(ROOT, "worker-configuration.d.ts"), "utf8"),
+    );
+  });
+});
