@@ -40,6 +40,19 @@ describe("README", () => {
     for (const command of ["npm ci", "npm test", "npm run dev"]) expect(firstScreen).toContain(command);
   });
 
+  it("links only to headings it has", () => {
+    // GitHub's anchors: lower case, punctuation other than - and _ dropped, spaces as hyphens.
+    const slug = (heading: string) =>
+      heading
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+        .replace(/\s/g, "-");
+    const anchors = new Set([...readme.matchAll(/^#{1,6} (.+)$/gm)].map(([, heading]) => slug(heading ?? "")));
+    const links = [...readme.matchAll(/\]\(#([^)]+)\)/g)].map(([, anchor]) => anchor);
+    expect(links.length).toBeGreaterThan(10);
+    for (const anchor of links) expect(anchors, anchor).toContain(anchor);
+  });
+
   it("only names npm scripts that exist", () => {
     for (const [, script] of readme.matchAll(/npm run ([\w:-]+)/g)) expect(Object.keys(pkg.scripts)).toContain(script);
   });

@@ -1,0 +1,5 @@
+// Vite's `?raw` imports: a file's text as a string (used to check the README against the worker).
+declare module "*.md?raw" {
+  const text: string;
+  export default text;
+}
