@@ -35,7 +35,7 @@ function dataPartV1(part: JsonObject): JsonObject {
   return Object.keys(rest).length > 0 ? { data: data.value, metadata: rest } : { data: data.value };
 }
 
-export function partV1(part: unknown): unknown {
+function partV1(part: unknown): unknown {
   if (!isJsonObject(part)) return part;
   switch (part.kind) {
     case "text":
@@ -86,7 +86,7 @@ function dataPartV03(part: JsonObject): JsonObject {
   return { kind: "data", data: { value: data }, metadata: { ...metadata, [DATA_PART_COMPAT]: true } };
 }
 
-export function partV03(part: unknown): unknown {
+function partV03(part: unknown): unknown {
   if (!isJsonObject(part)) return part;
   const has = (member: string) => Object.hasOwn(part, member);
   if (has("text")) return reshape(part, { text: true, metadata: true }, { kind: "text" });
