@@ -325,7 +325,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "admin: token compared in full",
     file: "src/admin/admin-api.ts",
-    from: '  return bearerAuth({\n    token,\n',
+    from: "  return bearerAuth({\n    token,\n",
     to: "  return bearerAuth({\n    verifyToken: async (provided: string) => provided.length === token.length,\n",
     tests: [W("admin")],
   },
