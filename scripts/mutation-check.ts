@@ -603,15 +603,15 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "bridge: push config task and config ids",
     file: "src/bridge/params.ts",
-    from: 'getPushNotificationConfig: (params) => reshape(params, { id: "taskId", pushNotificationConfigId: "id" }),',
-    to: 'getPushNotificationConfig: (params) => reshape(params, { id: "id", pushNotificationConfigId: "taskId" }),',
+    from: 'reshape(params, { id: "taskId", pushNotificationConfigId: "id" });',
+    to: 'reshape(params, { id: "id", pushNotificationConfigId: "taskId" });',
     tests: [W("bridge"), W("bridge-sdk")],
   },
   {
     name: "bridge: 0.3 metadata dropped where 1.0 has none",
     file: "src/bridge/params.ts",
-    from: "getTask: (params) => reshape(params, { id: true, historyLength: true }),",
-    to: "getTask: (params) => reshape(params, { id: true, historyLength: true, metadata: true }),",
+    from: "(params) => reshape(params, { id: true, historyLength: true }),",
+    to: "(params) => reshape(params, { id: true, historyLength: true, metadata: true }),",
     tests: [W("bridge")],
   },
   {
@@ -673,8 +673,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "bridge: only codes both generations define get a reason",
     file: "src/bridge/error-data.ts",
-    from: "    .filter(({ code }) => Object.values(v03.A2A_ERRORS).some((error) => error.code === code))\n",
-    to: "",
+    from: '  "EXTENDED_AGENT_CARD_NOT_CONFIGURED",\n];',
+    to: '  "EXTENDED_AGENT_CARD_NOT_CONFIGURED",\n  "EXTENSION_SUPPORT_REQUIRED",\n  "VERSION_NOT_SUPPORTED",\n];',
     tests: [W("bridge-errors")],
   },
   {

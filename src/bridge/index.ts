@@ -7,13 +7,12 @@
 // in, `to` the one of the value handed back; the same generation is the
 // identity. Decisions about what one side has and the other lacks are stated
 // where they are made (parts.ts, events.ts, params.ts, error-data.ts).
-import { methodFor, operationOf, type ProtocolGeneration } from "../a2a/correspondence";
+import type { ProtocolGeneration } from "../a2a/correspondence";
 import { JSONRPC_STANDARD_ERRORS } from "../a2a/jsonrpc-errors";
-import type { Operation } from "../a2a/operations";
 import { isJsonObject } from "../json";
 import { errorFor } from "./error-data";
 import { streamEventV03, streamResponseV1 } from "./events";
-import { PARAMS, RESULTS } from "./params";
+import { METHODS, type MethodRow } from "./params";
 
 export type { ProtocolGeneration };
 
@@ -37,8 +36,12 @@ export interface RequestOptions {
   tenant?: string;
 }
 
-/** The operation a method of either generation performs (their method names never coincide, SPEC-NOTES §3.1). */
-const operationNamed = (method: string): Operation | undefined => operationOf("0.3", method) ?? operationOf("1.0", method);
+/** Where each generation's method name sits in a row. */
+const NAME = { "0.3": 0, "1.0": 1 } as const;
+
+/** The row of a method named in `generation`, or in either (their names never coincide, SPEC-NOTES §3.1). */
+const rowOf = (method: string, ...generations: ProtocolGeneration[]): MethodRow | undefined =>
+  METHODS.find((row) => generations.some((generation) => row[NAME[generation]] === method));
 
 /**
  * The caller's request (`from`) as the origin's (`to`). A method neither
@@ -51,11 +54,11 @@ export function translateRequest(
   to: ProtocolGeneration,
   options: RequestOptions = {},
 ): RpcCall | Unsupported {
-  const operation = operationOf(from, call.method);
-  if (from === to || operation === undefined) return call;
-  const method = methodFor(to, operation);
+  const row = rowOf(call.method, from);
+  if (from === to || row === undefined) return call;
+  const method = row[NAME[to]];
   if (method === undefined) return { unsupported: true, error: { ...JSONRPC_STANDARD_ERRORS.MethodNotFoundError } };
-  let params = PARAMS[to][operation](call.params);
+  let params = row[to === "1.0" ? 2 : 3](call.params);
   if (to === "1.0" && options.tenant && isJsonObject(params)) params = { tenant: options.tenant, ...params };
   return params === undefined ? { method } : { method, params };
 }
@@ -66,8 +69,8 @@ export function translateRequest(
  * methods, a result is one SSE event: the same as translateStreamEvent.
  */
 export function translateResult(method: string, result: unknown, from: ProtocolGeneration, to: ProtocolGeneration): unknown {
-  const operation = operationNamed(method);
-  return from === to || operation === undefined ? result : RESULTS[to][operation](result);
+  const row = rowOf(method, "0.3", "1.0");
+  return from === to || row === undefined ? result : row[to === "1.0" ? 4 : 5](result);
 }
 
 /** One event of a stream (the `result` of one SSE `data:` envelope): 0.3 bare event <-> 1.0 StreamResponse. */

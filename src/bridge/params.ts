@@ -1,10 +1,10 @@
 // Request params and results of each operation, between 0.3 (a2a.json @
 // v0.3.0: MessageSendParams, TaskQueryParams, TaskIdParams, the push-config
 // params) and 1.0 (proto @ v1.0.1 request messages), per operation
-// (src/a2a/operations.ts). 0.3 names a task `id` everywhere; 1.0 names it `id`
+// in one table of methods. 0.3 names a task `id` everywhere; 1.0 names it `id`
 // where the task is the resource and `taskId` under a push config, whose own
-// id is 0.3's `pushNotificationConfigId`.
-import type { Operation } from "../a2a/operations";
+// id is 0.3's `pushNotificationConfigId`. 0.3 allows `metadata` on every
+// TaskIdParams; 1.0 has it on CancelTaskRequest only, so the others drop it.
 import { isJsonObject } from "../json";
 import { streamEventV03, streamResponseV1, taskV1, taskV03 } from "./events";
 import { messageV1, messageV03 } from "./parts";
@@ -61,85 +61,82 @@ const CONFIGURATION_V03: Fields = {
 
 const SEND_V1: Fields = { message: messageV1, configuration: (c) => reshape(c, CONFIGURATION_V1), metadata: true };
 const SEND_V03: Fields = { message: messageV03, configuration: (c) => reshape(c, CONFIGURATION_V03), metadata: true };
+const sendV1: Convert = (params) => reshape(params, SEND_V1);
+const sendV03: Convert = (params) => reshape(params, SEND_V03);
+/** 0.3 TaskIdParams `{id}` (its `metadata` has no 1.0 field here) <-> 1.0 `{id}`; `tenant` has no 0.3 field (0.3 routes by URL alone). */
+const taskId: Convert = (params) => reshape(params, { id: true });
+/** Push configs: 0.3 names the task `id` and the config `pushNotificationConfigId`, 1.0 `taskId` and `id`. */
+const configIdsV1: Convert = (params) => reshape(params, { id: "taskId", pushNotificationConfigId: "id" });
+const configIdsV03: Convert = (params) => reshape(params, { taskId: "id", id: "pushNotificationConfigId" });
+const asIs: Convert = (value) => value;
+
+// ---- the methods ----
+
+/** A method of both generations: its names, how its params go each way, how its result comes back each way. */
+export type MethodRow = readonly [
+  v03: string | undefined,
+  v1: string,
+  paramsV1: Convert,
+  paramsV03: Convert,
+  resultV1: Convert,
+  resultV03: Convert,
+];
 
 /**
- * 0.3 params -> 1.0 params, by operation. 0.3 allows `metadata` on every
- * TaskIdParams; 1.0 has it on CancelTaskRequest only, so the others drop it.
+ * Every JSON-RPC method (SPEC-NOTES §3.1; the same pairs as src/a2a/, which
+ * test/worker/bridge.test.ts holds this table to).
  */
-const PARAMS_V1: Record<Operation, Convert> = {
-  sendMessage: (params) => reshape(params, SEND_V1),
-  sendStreamingMessage: (params) => reshape(params, SEND_V1),
-  getTask: (params) => reshape(params, { id: true, historyLength: true }),
-  listTasks: (params) => params,
-  cancelTask: (params) => reshape(params, { id: true, metadata: true }),
-  subscribeToTask: (params) => reshape(params, { id: true }),
-  createPushNotificationConfig: taskPushConfigV1,
-  getPushNotificationConfig: (params) => reshape(params, { id: "taskId", pushNotificationConfigId: "id" }),
-  listPushNotificationConfigs: (params) => reshape(params, { id: "taskId" }),
-  deletePushNotificationConfig: (params) => reshape(params, { id: "taskId", pushNotificationConfigId: "id" }),
-  // 0.3 sends no params; 1.0's GetExtendedAgentCardRequest is an object (of a tenant at most).
-  getExtendedAgentCard: () => ({}),
-};
-
-/**
- * 1.0 params -> 0.3 params, by operation. `tenant` has no 0.3 field (0.3
- * routes by URL alone) and is dropped everywhere; so are the push-config
- * list's `pageSize`/`pageToken` (0.3 lists every config at once).
- * ListTasks has no 0.3 method (SPEC-NOTES §3.1) and never gets here.
- */
-const PARAMS_V03: Record<Operation, Convert> = {
-  sendMessage: (params) => reshape(params, SEND_V03),
-  sendStreamingMessage: (params) => reshape(params, SEND_V03),
-  getTask: (params) => reshape(params, { id: true, historyLength: integer }),
-  listTasks: (params) => params,
-  cancelTask: (params) => reshape(params, { id: true, metadata: true }),
-  subscribeToTask: (params) => reshape(params, { id: true }),
-  createPushNotificationConfig: taskPushConfigV03,
-  getPushNotificationConfig: (params) => reshape(params, { taskId: "id", id: "pushNotificationConfigId" }),
-  listPushNotificationConfigs: (params) => reshape(params, { taskId: "id" }),
-  deletePushNotificationConfig: (params) => reshape(params, { taskId: "id", id: "pushNotificationConfigId" }),
-  // agent/getAuthenticatedExtendedCard takes no params (a2a.json GetAuthenticatedExtendedCardRequest).
-  getExtendedAgentCard: () => undefined,
-};
-
-export const PARAMS = { "1.0": PARAMS_V1, "0.3": PARAMS_V03 } as const;
-
-// ---- results ----
-
-/** Cards are rewritten per version elsewhere (src/card/), so the extended card passes as it came. */
-const asIs: Convert = (result) => result;
-
-/** 0.3 results -> 1.0 results, by operation. */
-const RESULTS_V1: Record<Operation, Convert> = {
-  sendMessage: streamResponseV1,
-  sendStreamingMessage: streamResponseV1,
-  getTask: taskV1,
-  listTasks: asIs,
-  cancelTask: taskV1,
-  subscribeToTask: streamResponseV1,
-  createPushNotificationConfig: taskPushConfigV1,
-  getPushNotificationConfig: taskPushConfigV1,
-  // 0.3 answers a bare list, all of it: no next page.
-  listPushNotificationConfigs: (result) => (Array.isArray(result) ? { configs: result.map(taskPushConfigV1) } : result),
-  // 0.3 answers null; 1.0 google.protobuf.Empty, `{}` in ProtoJSON.
-  deletePushNotificationConfig: (result) => (result === null ? {} : result),
-  getExtendedAgentCard: asIs,
-};
-
-/** 1.0 results -> 0.3 results, by operation. */
-const RESULTS_V03: Record<Operation, Convert> = {
-  sendMessage: streamEventV03,
-  sendStreamingMessage: streamEventV03,
-  getTask: taskV03,
-  listTasks: asIs,
-  cancelTask: taskV03,
-  subscribeToTask: streamEventV03,
-  createPushNotificationConfig: taskPushConfigV03,
-  getPushNotificationConfig: taskPushConfigV03,
-  // ProtoJSON omits an empty list. A `nextPageToken` cannot be handed on: 0.3 has no pages.
-  listPushNotificationConfigs: (result) => (isJsonObject(result) ? listOf(taskPushConfigV03)(result.configs ?? []) : result),
-  deletePushNotificationConfig: (result) => (isJsonObject(result) && Object.keys(result).length === 0 ? null : result),
-  getExtendedAgentCard: asIs,
-};
-
-export const RESULTS = { "1.0": RESULTS_V1, "0.3": RESULTS_V03 } as const;
+export const METHODS: readonly MethodRow[] = [
+  // A SendMessage result is a Task or a Message: 0.3 bare with `kind`, 1.0 in the SendMessageResponse oneof.
+  ["message/send", "SendMessage", sendV1, sendV03, streamResponseV1, streamEventV03],
+  ["message/stream", "SendStreamingMessage", sendV1, sendV03, streamResponseV1, streamEventV03],
+  [
+    "tasks/get",
+    "GetTask",
+    (params) => reshape(params, { id: true, historyLength: true }),
+    (params) => reshape(params, { id: true, historyLength: integer }),
+    taskV1,
+    taskV03,
+  ],
+  // No 0.3 method (SPEC-NOTES §3.1): a 0.3 origin cannot be asked.
+  [undefined, "ListTasks", asIs, asIs, asIs, asIs],
+  [
+    "tasks/cancel",
+    "CancelTask",
+    (params) => reshape(params, { id: true, metadata: true }),
+    (params) => reshape(params, { id: true, metadata: true }),
+    taskV1,
+    taskV03,
+  ],
+  ["tasks/resubscribe", "SubscribeToTask", taskId, taskId, streamResponseV1, streamEventV03],
+  [
+    "tasks/pushNotificationConfig/set",
+    "CreateTaskPushNotificationConfig",
+    taskPushConfigV1,
+    taskPushConfigV03,
+    taskPushConfigV1,
+    taskPushConfigV03,
+  ],
+  ["tasks/pushNotificationConfig/get", "GetTaskPushNotificationConfig", configIdsV1, configIdsV03, taskPushConfigV1, taskPushConfigV03],
+  [
+    "tasks/pushNotificationConfig/list",
+    "ListTaskPushNotificationConfigs",
+    // 1.0 `pageSize`/`pageToken` dropped: 0.3 lists every config at once, so its bare list is all there is (no next page).
+    (params) => reshape(params, { id: "taskId" }),
+    (params) => reshape(params, { taskId: "id" }),
+    (result) => (Array.isArray(result) ? { configs: result.map(taskPushConfigV1) } : result),
+    // ProtoJSON omits an empty list; a `nextPageToken` cannot be handed on.
+    (result) => (isJsonObject(result) ? listOf(taskPushConfigV03)(result.configs ?? []) : result),
+  ],
+  [
+    "tasks/pushNotificationConfig/delete",
+    "DeleteTaskPushNotificationConfig",
+    configIdsV1,
+    configIdsV03,
+    // 0.3 answers null; 1.0 google.protobuf.Empty, `{}` in ProtoJSON (an SDK's null passes as null).
+    (result) => (result === null ? {} : result),
+    (result) => (isJsonObject(result) && Object.keys(result).length === 0 ? null : result),
+  ],
+  // 0.3 sends no params, 1.0 a GetExtendedAgentCardRequest (of a tenant at most). The card passes as it came: cards are rewritten per version elsewhere (src/card/).
+  ["agent/getAuthenticatedExtendedCard", "GetExtendedAgentCard", () => ({}), () => undefined, asIs, asIs],
+];

@@ -2,6 +2,8 @@
 // message pass as they are (SPEC-NOTES §3.4); 1.0 `data` is a list of
 // ProtoJSON Any with the ErrorInfo of an A2A code (§9.5), 0.3 `data` is free-form.
 import { describe, expect, it } from "vitest";
+import * as v1 from "../../src/a2a/v1";
+import * as v03 from "../../src/a2a/v03";
 import { translateError, translateResponse } from "../../src/bridge";
 import { v1ResponseErrors, v03ResponseErrors } from "../support/bridge-schemas";
 
@@ -9,32 +11,30 @@ const INFO = "type.googleapis.com/google.rpc.ErrorInfo";
 const VALUE = "type.googleapis.com/google.protobuf.Value";
 const info = (reason: string, more: object = {}) => ({ "@type": INFO, reason, domain: "a2a-protocol.org", ...more });
 
-/** The A2A errors both generations define: code, ErrorInfo reason (1.0 §9.5). */
-const SHARED: [number, string][] = [
-  [-32001, "TASK_NOT_FOUND"],
-  [-32002, "TASK_NOT_CANCELABLE"],
-  [-32003, "PUSH_NOTIFICATION_NOT_SUPPORTED"],
-  [-32004, "UNSUPPORTED_OPERATION"],
-  [-32005, "CONTENT_TYPE_NOT_SUPPORTED"],
-  [-32006, "INVALID_AGENT_RESPONSE"],
-  [-32007, "EXTENDED_AGENT_CARD_NOT_CONFIGURED"],
-];
+/** The A2A errors both generations define, with their ErrorInfo reason (1.0 §9.5; src/a2a/). */
+const SHARED = Object.values(v1.A2A_ERRORS)
+  .filter(({ code }) => Object.values(v03.A2A_ERRORS).some((error) => error.code === code))
+  .map(({ code, reason }): [number, string] => [code, reason]);
+
+it("knows the seven A2A errors of 0.3, -32001 ... -32007", () => {
+  expect(SHARED.map(([code]) => code)).toEqual([-32001, -32002, -32003, -32004, -32005, -32006, -32007]);
+});
 
 describe("A2A errors", () => {
   it.each(SHARED)("%i: 0.3 without data <-> 1.0 with its ErrorInfo (%s)", (code, reason) => {
-    const v03 = { code, message: "as the origin said it" };
-    const v1 = { ...v03, data: [info(reason)] };
-    expect(translateError(v03, "0.3", "1.0")).toEqual(v1);
-    expect(translateError(v1, "1.0", "0.3")).toEqual(v03);
-    expect(v1ResponseErrors("GetTask", { jsonrpc: "2.0", id: 1, error: v1 })).toEqual([]);
-    expect(v03ResponseErrors("tasks/get", { jsonrpc: "2.0", id: 1, error: v03 })).toEqual([]);
+    const old = { code, message: "as the origin said it" };
+    const now = { ...old, data: [info(reason)] };
+    expect(translateError(old, "0.3", "1.0")).toEqual(now);
+    expect(translateError(now, "1.0", "0.3")).toEqual(old);
+    expect(v1ResponseErrors("GetTask", { jsonrpc: "2.0", id: 1, error: now })).toEqual([]);
+    expect(v03ResponseErrors("tasks/get", { jsonrpc: "2.0", id: 1, error: old })).toEqual([]);
   });
 
   it("carries free-form 0.3 data as an Any of google.protobuf.Value, and unwraps it on the way back", () => {
     for (const data of [{ taskId: "t" }, "why", 3, [1, 2], [], null, true]) {
-      const v1 = translateError({ code: -32001, message: "m", data }, "0.3", "1.0");
-      expect(v1).toEqual({ code: -32001, message: "m", data: [info("TASK_NOT_FOUND"), { "@type": VALUE, value: data }] });
-      expect(translateError(v1, "1.0", "0.3")).toEqual({ code: -32001, message: "m", data });
+      const translated = translateError({ code: -32001, message: "m", data }, "0.3", "1.0");
+      expect(translated).toEqual({ code: -32001, message: "m", data: [info("TASK_NOT_FOUND"), { "@type": VALUE, value: data }] });
+      expect(translateError(translated, "1.0", "0.3")).toEqual({ code: -32001, message: "m", data });
     }
   });
 
@@ -61,8 +61,12 @@ describe("A2A errors", () => {
   });
 
   it("keeps 1.0's own codes (-32008, -32009) and their ErrorInfo for a 0.3 caller: the code alone means nothing there", () => {
-    const v1 = { code: -32009, message: "Version not supported", data: [info("VERSION_NOT_SUPPORTED")] };
-    expect(translateError(v1, "1.0", "0.3")).toEqual(v1);
+    for (const code of [-32008, -32009]) {
+      const reason = Object.values(v1.A2A_ERRORS).find((error) => error.code === code)?.reason ?? "";
+      const error = { code, message: "m", data: [info(reason)] };
+      expect(translateError(error, "1.0", "0.3")).toEqual(error);
+      expect(translateError({ code, message: "m" }, "0.3", "1.0")).toEqual({ code, message: "m" });
+    }
   });
 });
 

@@ -4,6 +4,8 @@
 // Every translated payload that is a whole message of the target generation is
 // checked against that generation's official schema.
 import { describe, expect, it } from "vitest";
+import { methodFor } from "../../src/a2a/correspondence";
+import { OPERATIONS } from "../../src/a2a/operations";
 import { translateRequest, translateResult, translateStreamEvent } from "../../src/bridge";
 import { v1CallErrors, v03CallErrors } from "../support/bridge-schemas";
 import { schemaErrors } from "../support/schemas";
@@ -18,18 +20,13 @@ const withPart = (v03: unknown, v1: unknown) => ({
 });
 
 describe("methods", () => {
-  const PAIRS = [
-    ["message/send", "SendMessage"],
-    ["message/stream", "SendStreamingMessage"],
-    ["tasks/get", "GetTask"],
-    ["tasks/cancel", "CancelTask"],
-    ["tasks/resubscribe", "SubscribeToTask"],
-    ["tasks/pushNotificationConfig/set", "CreateTaskPushNotificationConfig"],
-    ["tasks/pushNotificationConfig/get", "GetTaskPushNotificationConfig"],
-    ["tasks/pushNotificationConfig/list", "ListTaskPushNotificationConfigs"],
-    ["tasks/pushNotificationConfig/delete", "DeleteTaskPushNotificationConfig"],
-    ["agent/getAuthenticatedExtendedCard", "GetExtendedAgentCard"],
-  ];
+  /** The bridge's own method table must say what src/a2a/ says (SPEC-NOTES §3.1). */
+  const PAIRS = OPERATIONS.flatMap((operation) => {
+    const [v03, v1] = [methodFor("0.3", operation), methodFor("1.0", operation)];
+    return v03 === undefined || v1 === undefined ? [] : [[v03, v1]];
+  });
+
+  it("knows every method both generations have", () => expect(PAIRS).toHaveLength(OPERATIONS.length - 1));
 
   it.each(PAIRS)("%s <-> %s", (v03, v1) => {
     expect(translateRequest({ method: v03, params: { id: "t" } }, "0.3", "1.0")).toMatchObject({ method: v1 });
