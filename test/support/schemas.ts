@@ -1,14 +1,18 @@
 // Ajv validators over the official A2A schemas (see test/schema/README.md).
 import Ajv from "ajv";
 import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
 import v026 from "../schema/a2a-v0.2.6.json";
 import v030 from "../schema/a2a-v0.3.0.json";
 import v101 from "../schema/a2a-v1.0.1.fixed-strict.json";
 
-const draft07 = new Ajv({ strict: true, allErrors: true });
+// allowUnionTypes: 0.3's JSON-RPC envelopes type `id` as ["string", "integer"(, "null")].
+const draft07 = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true });
 draft07.addSchema(v030, "a2a03");
 draft07.addSchema(v026, "a2a026");
 const draft2020 = new Ajv2020({ strict: true, allErrors: true });
+// google.protobuf.Timestamp is `format: date-time` (task statuses carry one).
+addFormats(draft2020);
 draft2020.addSchema(v101, "a2a10");
 
 function validator(ajv: Ajv | Ajv2020, ref: string) {
@@ -24,6 +28,10 @@ export const schemaErrors = {
   v1Interface: validator(draft2020, "a2a10#/$defs/AgentInterface"),
   v03Card: validator(draft07, "a2a03#/definitions/AgentCard"),
   v026Card: validator(draft07, "a2a026#/definitions/AgentCard"),
+  /** Any definition of the 0.3.0 schema by name (e.g. `SendMessageRequest`, a whole JSON-RPC envelope). */
+  v03: (definition: string) => validator(draft07, `a2a03#/definitions/${definition}`),
+  /** Any definition of the 1.0.1 schema by name (proto message names, e.g. `StreamResponse`). */
+  v1: (definition: string) => validator(draft2020, `a2a10#/$defs/${definition}`),
 };
 
 /** Paths of every null in a JSON value (cards must never contain null). */
