@@ -1,6 +1,6 @@
 // The exported worker: the route table of this configuration (routes.ts), and
 // one measured shortcut into it.
-import type { Hono } from "hono";
+import type { Hono } from "hono/tiny";
 import { cardResponse, wantsHtml } from "./card/card-routes";
 import { CARD_PATH, LEGACY_CARD_PATH } from "./card/variant";
 import { isFailure } from "./errors/failures";

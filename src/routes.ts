@@ -1,9 +1,12 @@
 // Every route of the worker, in one table, built once per configuration (the
 // RPC and admin paths are configured). Read top to bottom: the card, the page,
 // the JWKS, the JSON-RPC endpoint, the admin API, then the fallbacks.
-import { type Context, Hono, type MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
+// hono/tiny (PatternRouter): 2.4 KiB gzip less than the default SmartRouter (62.9 -> 60.5 KiB); the card GET and
+// the JSON-RPC POST are answered before the router (app.ts), so its matching speed is off the hot path.
+import { Hono } from "hono/tiny";
 import { getPath } from "hono/utils/url";
 import { createAdminApp } from "./admin/admin-api";
 import { CARD_CORS_ORIGIN, CARD_METHODS } from "./card/card-headers";

@@ -4,8 +4,9 @@
 // write of a document goes through its key's DocumentLog (a Durable Object):
 // versions with ETags, If-Match / If-None-Match, one write at a time, each
 // published to KV whole or not at all.
-import { type Context, Hono, type MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
+import { Hono } from "hono/tiny";
 import { type CardSource, parseCardSourceText } from "../card/source";
 import { DEFAULT_KEY, isDocumentKey } from "../card/store";
 import { CARD_VARIANTS, type CardVariant } from "../card/variant";
