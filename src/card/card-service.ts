@@ -71,6 +71,11 @@ export class CardService {
     return this.originCards?.held()?.protocolVersions ?? this.config.protocolVersions;
   }
 
+  /** What the origin speaks, preferred first: ORIGIN_PROTOCOL_VERSIONS, else what the edge serves. */
+  originVersions(): readonly string[] {
+    return this.config.originProtocolVersions ?? this.servedVersions();
+  }
+
   /** The card for (source, public base, variant), built and hashed once; synchronous once built (the hot path). */
   card<V extends CardVariant>(source: CardSource, base: string, variant: V): Memo<V> {
     let byBase = this.#cards.get(source);

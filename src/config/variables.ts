@@ -34,6 +34,8 @@ export const VARIABLES = {
   CARD_COMPAT: variable("cardCompat", oneOf(["hybrid", "strict"]), "hybrid"),
   RPC_PATH: variable("rpcPath", urlPath, "/"),
   PROTOCOL_VERSIONS: variable("protocolVersions", protocolVersions, ["1.0", "0.3"]),
+  // Unset: the origin speaks what the edge serves (no translation).
+  ORIGIN_PROTOCOL_VERSIONS: variable("originProtocolVersions", protocolVersions),
   SKILL_ALLOWLIST: variable("skillAllowlist", stringList),
   CARD_MAX_AGE: variable("cardMaxAge", wholeNumber(0, ONE_YEAR), 300),
   CARD_STALE_WHILE_REVALIDATE: variable("cardStaleWhileRevalidate", wholeNumber(0, ONE_YEAR), 600),

@@ -2,13 +2,15 @@
 // agent/getAuthenticatedExtendedCard) names its private address: the reply is
 // read (bounded in size, time and depth), every origin URL becomes the public
 // one, and the card is signed again at the edge like the public card.
-import { publicizeCard } from "../card/from-origin";
+import { translateResponse } from "../bridge";
+import { publicizeCard, sourceFromCard } from "../card/from-origin";
 import { type Failure, failure } from "../errors/failures";
 import { readBody } from "../http/body";
 import type { EdgeRequest } from "../http/edge-request";
 import { joinUrl } from "../http/urls";
 import { exceedsDepth } from "../json";
 import { log } from "../log";
+import type { BridgedCall } from "../rpc/bridge-call";
 import type { ClassifiedReply } from "./classify";
 
 export const EXTENDED_CARD_METHODS: ReadonlySet<string> = new Set(["GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard"]);
@@ -34,6 +36,8 @@ export async function publicExtendedCard(
   reply: ClassifiedReply,
   privateOrigins: readonly string[],
   method: string,
+  /** A bridged call: the card is rebuilt in the caller's version (as the public card is), an error translated. */
+  bridge?: BridgedCall,
 ): Promise<string | Failure> {
   const body = await readReply(edge, reply);
   if (!body) {
@@ -41,11 +45,15 @@ export async function publicExtendedCard(
     return failure("ORIGIN_INVALID_RESPONSE", "origin agent returned an unreadable card");
   }
   const card = body.result;
-  if (card && typeof card === "object" && !Array.isArray(card)) {
+  const read = bridge && card !== undefined ? sourceFromCard(card) : undefined;
+  if (bridge && read?.ok) {
+    const built = await edge.runtime.cards.card(read.value.source, edge.base, bridge.client === "1.0" ? "v1" : "v0.3");
+    body.result = built.card;
+  } else if (card && typeof card === "object" && !Array.isArray(card)) {
     const { config, signer } = edge.runtime;
     const publicCard = publicizeCard(card as Record<string, unknown>, privateOrigins, edge.base, joinUrl(edge.base, config.rpcPath));
     // The origin's signatures covered its private URLs: the edge signs what it serves.
     body.result = signer ? await signer.sign(publicCard, edge.base) : publicCard;
   }
-  return JSON.stringify(body);
+  return JSON.stringify(bridge && "error" in body ? translateResponse(bridge.originMethod, body, bridge.origin, bridge.client) : body);
 }

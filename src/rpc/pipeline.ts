@@ -18,12 +18,13 @@ import type { OriginRoute } from "../proxy/origin-router";
 import { sendWithFailover } from "../proxy/send";
 import { transformReply } from "../proxy/transform";
 import { authenticate, withinRateLimit } from "./authenticate";
+import { type BridgedCall, bridgeCall } from "./bridge-call";
 import { readRpcBody } from "./read-body";
 import { type RpcCall, validateRpcRequest } from "./validate";
 import { requestVersion, unservedVersion } from "./version";
 
-/** A call the edge admitted, with the A2A version it was checked as (`Major.Minor`). */
-type AdmittedCall = RpcCall & { version: string };
+/** A call the edge admitted, with the A2A version it was checked as (`Major.Minor`), translated if the origin needs it. */
+export type AdmittedCall = RpcCall & { version: string; bridge?: BridgedCall };
 
 /** Stages 1-3: the call as the edge admits it, or why not (with the id, once it could be read). */
 async function admitCall(edge: EdgeRequest): Promise<AdmittedCall | { id: RpcId; failure: Failure }> {
@@ -36,7 +37,10 @@ async function admitCall(edge: EdgeRequest): Promise<AdmittedCall | { id: RpcId;
   const versionHeader = edge.request.headers.get("a2a-version") ?? searchParam(edge.target, "A2A-Version");
   const version = requestVersion(versionHeader, call.method);
   const unserved = unservedVersion(version, cards.servedVersions());
-  return unserved ? { id: call.id, failure: unserved } : { ...call, version };
+  if (unserved) return { id: call.id, failure: unserved };
+  const bridge = bridgeCall(call, version, cards.originVersions());
+  if (isFailure(bridge)) return { id: call.id, failure: bridge };
+  return bridge ? { ...call, version, bridge } : { ...call, version };
 }
 
 /** Stages 4-5: the caller the card's schemes identify (or none), within its rate limit. */
@@ -69,11 +73,13 @@ async function forward(edge: EdgeRequest, call: AdmittedCall, caller: Caller | u
     clientIp: edge.request.headers.get("cf-connecting-ip") ?? undefined,
     consumed,
   });
-  // The origin runs the version the edge checked: a call without the header (the @a2a-js/sdk 1.3 client's
-  // GetExtendedAgentCard) was admitted by its method's generation, which an origin would read as 0.3 (§3.6).
-  if (!headers.has("a2a-version")) headers.set("a2a-version", call.version);
+  // The origin runs the version the edge checked (or translated to): a call without the header (the @a2a-js/sdk
+  // 1.3 client's GetExtendedAgentCard) was admitted by its method's generation, which an origin would read as 0.3 (§3.6).
+  if (call.bridge) headers.set("a2a-version", call.bridge.originVersion);
+  else if (!headers.has("a2a-version")) headers.set("a2a-version", call.version);
   if (caller) await callerHeaders(headers, edge, caller, route);
-  const reply = await sendWithFailover(edge, route, headers, call.bytes, call.method, clientQuery(edge.target.search, consumed));
+  const bytes = call.bridge?.bytes ?? call.bytes;
+  const reply = await sendWithFailover(edge, route, headers, bytes, call.method, clientQuery(edge.target.search, consumed));
   if (isFailure(reply)) return reply;
   const classified = classifyReply(reply, call.method);
   if (isFailure(classified)) return classified;

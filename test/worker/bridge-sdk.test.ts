@@ -7,8 +7,8 @@
 // valid against that generation's official schema, and come back unchanged.
 import { describe, expect, it } from "vitest";
 import { type ProtocolGeneration, type RpcCall, translateRequest, translateResponse } from "../../src/bridge";
-import { isJsonObject } from "../../src/json";
 import fixture from "../fixtures/bridge-sdk.json";
+import { asTheBridgeAnswers, withoutFalseFlags } from "../support/bridge-fixture";
 import { v1CallErrors, v1ResponseErrors, v03CallErrors, v03ResponseErrors } from "../support/bridge-schemas";
 
 interface Step {
@@ -23,31 +23,6 @@ const envelopes = (answer: unknown): unknown[] => (Array.isArray(answer) ? answe
 
 const translateAll = (method: string, answer: unknown, from: ProtocolGeneration, to: ProtocolGeneration) =>
   envelopes(answer).map((envelope) => translateResponse(method, envelope, from, to));
-
-/**
- * ProtoJSON leaves a false bool out and reads it back as false; 0.3 reads an
- * absent `append`/`lastChunk` as false too. So a false flag is the same
- * whether written or not, and the two sides differ here by who wrote what:
- * the SDK writes `false` in 0.3 from its in-memory default and omits it in
- * 1.0; the bridge hands on what it was given.
- */
-function withoutFalseFlags(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutFalseFlags);
-  if (!isJsonObject(value)) return value;
-  const kept = Object.entries(value).filter(([key, item]) => !((key === "append" || key === "lastChunk") && item === false));
-  return Object.fromEntries(kept.map(([key, item]) => [key, withoutFalseFlags(item)]));
-}
-
-/**
- * Where the bridge answers otherwise than the SDK, by decision: 0.3 -> 1.0
- * DeleteTaskPushNotificationConfig returns google.protobuf.Empty, `{}` in
- * ProtoJSON, where the SDK's 1.0 handler answers null.
- */
-function asTheBridgeAnswers(envelope: unknown, to: ProtocolGeneration, method: string): unknown {
-  if (!isJsonObject(envelope)) return envelope;
-  if (to === "1.0" && method === "DeleteTaskPushNotificationConfig" && envelope.result === null) return { ...envelope, result: {} };
-  return envelope;
-}
 
 describe.each(steps)("$name", ({ request, response }) => {
   it("turns the 0.3 call into the 1.0 call, and back", () => {

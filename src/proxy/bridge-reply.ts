@@ -1,0 +1,68 @@
+// The origin's answer to a bridged call (rpc/bridge-call.ts), in the caller's
+// version: a JSON reply is read (bounded) and translated whole; an SSE stream
+// is translated event by event as each arrives (no buffering beyond one event,
+// order and timing kept). Translation is pure (src/bridge/).
+import { translateResponse } from "../bridge";
+import { readBody } from "../http/body";
+import { exceedsDepth } from "../json";
+import type { BridgedCall } from "../rpc/bridge-call";
+
+/** An origin reply larger than this is not translated but refused (the extended card's bound, proxy/extended-card.ts). */
+const MAX_REPLY_BYTES = 4 * 1024 * 1024;
+const EVENT_END = /\r?\n\r?\n/;
+
+/** One JSON-RPC envelope (text) from the origin's version to the caller's; text that is not JSON passes as it came. */
+function translatedEnvelope(text: string, bridge: BridgedCall): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (exceedsDepth(value)) return text;
+  return JSON.stringify(translateResponse(bridge.originMethod, value, bridge.origin, bridge.client));
+}
+
+/** The whole JSON reply, translated; undefined when it cannot be read in time and size. */
+export async function translatedJson(
+  body: ReadableStream<Uint8Array> | null,
+  bridge: BridgedCall,
+  timeoutMs: number,
+): Promise<string | undefined> {
+  const read = await readBody(body, { maxBytes: MAX_REPLY_BYTES, timeoutMs, excess: "cancel" });
+  return read.ok ? translatedEnvelope(new TextDecoder().decode(read.bytes), bridge) : undefined;
+}
+
+/** One SSE event block: its `data:` lines joined (HTML SSE §9.2.6), translated, written back as one `data:` line. */
+function translatedEvent(block: string, bridge: BridgedCall): string {
+  const lines = block.split(/\r?\n/);
+  const data = lines.filter((line) => line.startsWith("data:")).map((line) => line.slice(line.startsWith("data: ") ? 6 : 5));
+  if (data.length === 0) return block;
+  const rest = lines.filter((line) => !line.startsWith("data:"));
+  return [...rest, `data: ${translatedEnvelope(data.join("\n"), bridge)}`].join("\n");
+}
+
+/** The origin's SSE stream, each complete event translated as it arrives; a trailing partial event passes as it came. */
+export function translatedStream(origin: ReadableStream<Uint8Array>, bridge: BridgedCall): ReadableStream<Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let pending = "";
+  return origin.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        pending += decoder.decode(chunk, { stream: true });
+        let match = EVENT_END.exec(pending);
+        while (match) {
+          const block = pending.slice(0, match.index);
+          pending = pending.slice(match.index + match[0].length);
+          controller.enqueue(encoder.encode(`${translatedEvent(block, bridge)}\n\n`));
+          match = EVENT_END.exec(pending);
+        }
+      },
+      flush(controller) {
+        pending += decoder.decode();
+        if (pending !== "") controller.enqueue(encoder.encode(pending));
+      },
+    }),
+  );
+}
