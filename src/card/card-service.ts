@@ -68,12 +68,15 @@ export class CardService {
 
   /** `Major.Minor` versions the edge serves: the origin card's in passthrough mode (once read), else PROTOCOL_VERSIONS. */
   servedVersions(): readonly string[] {
-    return this.originCards?.held()?.protocolVersions ?? this.config.protocolVersions;
+    return this.config.protocolVersions;
   }
 
-  /** What the origin speaks, preferred first: ORIGIN_PROTOCOL_VERSIONS, else what the edge serves. */
+  /**
+   * What the origin speaks, preferred first: ORIGIN_PROTOCOL_VERSIONS, else (passthrough) what its own card
+   * lists, else what the edge serves. Calls in a served version it does not speak are bridged.
+   */
   originVersions(): readonly string[] {
-    return this.config.originProtocolVersions ?? this.servedVersions();
+    return this.config.originProtocolVersions ?? this.originCards?.held()?.protocolVersions ?? this.config.protocolVersions;
   }
 
   /** The card for (source, public base, variant), built and hashed once; synchronous once built (the hot path). */
@@ -118,7 +121,7 @@ export class CardService {
     const { rpcPath, skillAllowlist } = this.config;
     const fromOrigin = this.originCards?.describe(source);
     const rpcUrl = joinUrl(base, rpcPath);
-    const protocolVersions = fromOrigin?.protocolVersions ?? this.config.protocolVersions;
+    const { protocolVersions } = this.config;
     let card = buildCard(source, { rpcUrl, protocolVersions, skillAllowlist }, variant);
     // The origin's documentation/icon/provider URLs may name its private host.
     if (fromOrigin) card = publicizeCard(card, [...this.origins.privateOrigins, ...fromOrigin.advertisedOrigins], base, rpcUrl);

@@ -206,3 +206,36 @@ describe("passthrough card mode", () => {
     expect(await response.text()).toContain("CARD_SOURCE");
   });
 });
+
+describe("passthrough with an origin of one generation", () => {
+  it("advertises PROTOCOL_VERSIONS, reads what the origin speaks from its card, and bridges the other", async () => {
+    const v1Only = { ...originCard, supportedInterfaces: [{ url: `${PRIVATE}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] };
+    const origin = cardOrigin(async (req) => {
+      if (req.method === "GET") return Response.json(v1Only);
+      const { id } = (await req.clone().json()) as { id: unknown };
+      return Response.json({
+        jsonrpc: "2.0",
+        id,
+        result: { task: { id: "t1", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" } } },
+      });
+    });
+    const workerEnv = env({ EDGE_AUTH: "off" });
+    const card = (await (
+      await callVia(origin, `https://agents.example.com${CARD}`, { headers: { "A2A-Version": "1.0" } }, workerEnv)
+    ).json()) as {
+      supportedInterfaces: { protocolVersion: string }[];
+    };
+    expect(card.supportedInterfaces.map((i) => i.protocolVersion)).toEqual(["1.0", "0.3"]);
+    const message = { kind: "message", messageId: "m1", role: "user", parts: [{ kind: "text", text: "hi" }] };
+    const init = {
+      method: "POST",
+      headers: { "content-type": "application/json", "A2A-Version": "0.3" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "message/send", params: { message } }),
+    };
+    const reply = (await (await callVia(origin, "https://agents.example.com/", init, workerEnv)).json()) as { result: unknown };
+    const sent = origin.requests.filter((r) => r.method === "POST");
+    expect(sent.map((r) => r.headers.get("a2a-version"))).toEqual(["1.0"]);
+    expect(JSON.parse(new TextDecoder().decode(origin.bodies[origin.requests.indexOf(sent[0]!)]))).toMatchObject({ method: "SendMessage" });
+    expect(reply.result).toMatchObject({ kind: "task", id: "t1", status: { state: "completed" } });
+  });
+});
