@@ -1,18 +1,22 @@
-// npm run keys [-- --alg ES256|EdDSA] [--kid NAME]
-// Generates a card signing key pair and prints the wrangler commands that
-// store it. The private key is printed once, here, and goes only into the
-// CARD_SIGNING_KEY secret.
+// npm run keys [-- --alg ES256|EdDSA] [--kid NAME] [--for card|assertion]
+// Generates a signing key pair and prints the wrangler commands that store it:
+// the card signing key (CARD_SIGNING_KEY) or the key of A2A-Caller-Assertion
+// (AUTH_ASSERTION_KEY). The private key is printed once, here, and goes only
+// into that secret.
 import { type Cli, cli } from "./usage";
 
-const cmd: Cli = cli("keys", "usage: npm run keys [-- --alg ES256|EdDSA] [--kid NAME]");
+const cmd: Cli = cli("keys", "usage: npm run keys [-- --alg ES256|EdDSA] [--kid NAME] [--for card|assertion]");
 const { values } = cmd.parseArgs({
-  options: { alg: { type: "string", default: "ES256" }, kid: { type: "string" } },
+  options: { alg: { type: "string", default: "ES256" }, kid: { type: "string" }, for: { type: "string", default: "card" } },
   strict: true,
 });
+if (values.for !== "card" && values.for !== "assertion")
+  cmd.usageError(`--for must be card or assertion, not ${JSON.stringify(values.for)}`);
+const forAssertion = values.for === "assertion";
 const alg = values.alg === "EdDSA" || values.alg === "Ed25519" ? "EdDSA" : values.alg === "ES256" ? "ES256" : undefined;
 if (!alg) cmd.usageError(`--alg must be ES256 or EdDSA, not ${JSON.stringify(values.alg)}`);
 if (values.kid === "") cmd.usageError("--kid must not be empty");
-const kid = values.kid ?? `card-${new Date().toISOString().slice(0, 10)}-${crypto.randomUUID().slice(0, 8)}`;
+const kid = values.kid ?? `${values.for}-${new Date().toISOString().slice(0, 10)}-${crypto.randomUUID().slice(0, 8)}`;
 const pair = (await crypto.subtle.generateKey(alg === "ES256" ? { name: "ECDSA", namedCurve: "P-256" } : { name: "Ed25519" }, true, [
   "sign",
   "verify",
@@ -22,6 +26,18 @@ const { key_ops: _pops, ext: _pext, ...pub } = (await crypto.subtle.exportKey("j
 const privateJwk = JSON.stringify({ ...priv, kid, alg });
 const publicJwk = JSON.stringify({ ...pub, kid, alg, use: "sig" });
 
+if (forAssertion) {
+  process.stdout.write(`# A2A-Caller-Assertion key ${kid} (${alg}). Store the private key as a secret:
+echo '${privateJwk}' | npx wrangler secret put AUTH_ASSERTION_KEY
+
+# Its public key is served at /.well-known/jwks.json, where origins verify the assertion.
+
+# For npm run dev, add to .dev.vars (then restart npm run dev):
+# AUTH_ASSERTION_KEY='${privateJwk}'
+`);
+  process.exit(0);
+}
+
 process.stdout.write(`# Card signing key ${kid} (${alg}). Store the private key as a secret:
 echo '${privateJwk}' | npx wrangler secret put CARD_SIGNING_KEY
 
@@ -29,6 +45,7 @@ echo '${privateJwk}' | npx wrangler secret put CARD_SIGNING_KEY
 # keep this one listed there until cached cards signed with it have expired:
 echo '[${publicJwk}]' | npx wrangler secret put CARD_SIGNING_PUBLIC_KEYS
 
-# For npm run dev, add to .dev.vars:
+# For npm run dev, add to .dev.vars (then restart npm run dev); a card is signed only for hosts you name:
 # CARD_SIGNING_KEY='${privateJwk}'
+# HOST_ALLOWLIST=127.0.0.1,localhost
 `);

@@ -10,7 +10,7 @@ export interface Cli {
   usageError(message: string): never;
   /** Bad input that is not bad usage (an invalid document, an unwritable file): the message alone, exit 2. */
   fail(message: string): never;
-  /** node:util parseArgs (strict unless said otherwise), with its errors as usage errors. */
+  /** node:util parseArgs (strict unless said otherwise), with its errors as usage errors; `--help`/`-h` prints the usage and exits 0. */
   parseArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof nodeParseArgs<T>>;
   /** An integer environment knob: `fallback` when unset or empty, else an integer >= `min`. */
   intEnv(variable: string, fallback: number, min: number): number;
@@ -53,6 +53,11 @@ export function cli(name: string, usage: string): Cli {
     usageError,
     fail,
     parseArgs(config) {
+      const args = config.args ?? process.argv.slice(2);
+      if (args.includes("--help") || args.includes("-h")) {
+        process.stdout.write(`${usage.trimEnd()}\n`);
+        process.exit(0);
+      }
       try {
         return nodeParseArgs(config);
       } catch (error) {

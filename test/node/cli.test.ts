@@ -102,6 +102,7 @@ describe("bad usage, in every script and bench", () => {
     ["card", ["--base"], {}, "card: --base needs a value"],
     ["keys", ["--nope"], {}, "keys: unknown option --nope"],
     ["keys", ["--alg", "RSA"], {}, 'keys: --alg must be ES256 or EdDSA, not "RSA"'],
+    ["keys", ["--for", "nope"], {}, 'keys: --for must be card or assertion, not "nope"'],
     ["skills:push", ["--bogus"], {}, "skills:push: unknown option --bogus"],
     ["skills:push", ["--local=yes"], {}, "skills:push: --local takes no value"],
     ["schema", ["--bogus"], {}, "schema: unknown option --bogus"],
@@ -131,6 +132,25 @@ describe("bad usage, in every script and bench", () => {
     const [first, ...usage] = stderr.trimEnd().split("\n");
     expect(first).toBe(message);
     expect(usage[0]).toMatch(/^usage: .*npm run /);
+  });
+});
+
+describe("help and the assertion key", () => {
+  it("prints the usage on stdout and exits 0 for --help", async () => {
+    for (const name of ["keys", "card", "skills:push"]) {
+      const { code, stdout, stderr } = await script(name, ["--help"], {});
+      expect(code, stderr).toBe(0);
+      expect(stdout, name).toMatch(/^usage: .*npm run /);
+    }
+  });
+
+  it("keys --for assertion prints the AUTH_ASSERTION_KEY commands, never CARD_SIGNING_KEY", async () => {
+    const { code, stdout } = await script("keys", ["--for", "assertion", "--kid", "caller-1"], {});
+    expect(code).toBe(0);
+    expect(stdout).toContain("| npx wrangler secret put AUTH_ASSERTION_KEY");
+    expect(stdout).not.toContain("CARD_SIGNING_KEY");
+    const jwk = JSON.parse(/echo '(\{.*?\})'/.exec(stdout)?.[1] ?? "{}") as { kid?: string; d?: string };
+    expect(jwk).toMatchObject({ kid: "caller-1", d: expect.any(String) });
   });
 });
 
