@@ -473,8 +473,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "stream: SSE passed through unbuffered",
     file: "src/proxy/transform.ts",
-    from: "    return new Response(endStreamCleanly(response.body, call.id, onBreak), init);",
-    to: "    return new Response(await new Response(endStreamCleanly(response.body, call.id, onBreak)).arrayBuffer(), init);",
+    from: "    return new Response(endStreamCleanly(events, call.id, onBreak), init);",
+    to: "    return new Response(await new Response(endStreamCleanly(events, call.id, onBreak)).arrayBuffer(), init);",
     tests: [W("proxy"), N("e2e-proxy")],
   },
   {
@@ -482,11 +482,32 @@ export const MUTATIONS: Mutation[] = [
     // keeps reading the origin's stream after the client left (here a tee drained in waitUntil).
     name: "stream: nothing reads the origin after the client left",
     file: "src/proxy/transform.ts",
-    from: "    return new Response(endStreamCleanly(response.body, call.id, onBreak), init);",
-    to: "    const [toClient, kept] = response.body.tee();\n    edge.keepAlive(kept.pipeTo(new WritableStream()));\n    return new Response(endStreamCleanly(toClient, call.id, onBreak), init);",
+    from: "    return new Response(endStreamCleanly(events, call.id, onBreak), init);",
+    to: "    const [toClient, kept] = events.tee();\n    edge.keepAlive(kept.pipeTo(new WritableStream()));\n    return new Response(endStreamCleanly(toClient, call.id, onBreak), init);",
     tests: [N("faults")],
   },
-  // ---- protocol bridge (issue 12): what each decision of src/bridge/ is guarded by ----
+  // ---- protocol bridge (issue 12): the wiring, then what each decision of src/bridge/ is guarded by ----
+  {
+    name: "bridge: a call the origin does not speak is translated",
+    file: "src/rpc/bridge-call.ts",
+    from: "if (originVersion === undefined || originVersions.includes(version)) return undefined;",
+    to: "return undefined;",
+    tests: [W("bridge-proxy"), W("passthrough")],
+  },
+  {
+    name: "bridge: SSE translated event by event",
+    file: "src/proxy/transform.ts",
+    from: "const events = bridge ? translatedStream(response.body, bridge) : response.body;",
+    to: "const events = response.body;",
+    tests: [W("bridge-proxy")],
+  },
+  {
+    name: "bridge: the origin is told its own version",
+    file: "src/rpc/pipeline.ts",
+    from: 'if (call.bridge) headers.set("a2a-version", call.bridge.originVersion);',
+    to: 'if (call.bridge) headers.set("a2a-version", call.version);',
+    tests: [W("bridge-proxy")],
+  },
   {
     name: "bridge: members the target lacks are dropped",
     file: "src/bridge/reshape.ts",
