@@ -8,13 +8,21 @@
 //  3. time to the first SSE event of SendStreamingMessage, direct and proxied;
 //  4. what edge authentication costs: the same SendMessage, 1 connection (pure
 //     latency), without a check (EDGE_AUTH=off) and with a JWT check against an
-//     oidc-provider issuer (keys already fetched: the steady state).
+//     oidc-provider issuer (keys already fetched: the steady state);
+//  5. what the version bridge (issue 12) costs a SendMessage, both directions,
+//     1 connection: a 0.3 client's message/send to a 1.0-only origin beside the
+//     same call to a 0.3 origin, and a 1.0 SendMessage to a 0.3-only origin
+//     beside the same call to a 1.0 origin (fixed-JSON origins answering in their
+//     own version, so the origin's cost is out);
+//  6. what it costs the first SSE event: a 0.3 client's message/stream to a
+//     1.0-only @a2a-js/sdk origin agent beside a 1.0 SendStreamingMessage to it,
+//     through the same worker.
 // Each goal is printed with the figure and whether this run met it.
 import { type Cli, cli } from "../scripts/usage";
 import { startOriginAgent } from "../test/support/origin-agent";
 import { buildBundle, runBench, serve, serveBundle, stopOnExit } from "./lib";
 import { BENCH_KNOBS_USAGE, type BenchKnobs, benchKnobs, load, printTable, sideBySide, verdict } from "./measure";
-import { BARE_PASSTHROUGH, BUFFERING_PASSTHROUGH, fixedJsonOrigin, sendBody } from "./proxy-targets";
+import { BARE_PASSTHROUGH, BUFFERING_PASSTHROUGH, fixedJsonOrigin, sendBody, sendBody03 } from "./proxy-targets";
 
 const cmd: Cli = cli("bench:proxy", `usage: ${BENCH_KNOBS_USAGE} [BENCH_PROXY_CONNECTIONS=4] [BENCH_SSE_SAMPLES=200] npm run bench:proxy`);
 cmd.parseArgs({ options: {} });
@@ -24,14 +32,17 @@ const PROXY_CONNECTIONS = cmd.intEnv("BENCH_PROXY_CONNECTIONS", 4, 1);
 
 const headers = { "content-type": "application/json", "a2a-version": "1.0" };
 
-/** ms until the first SSE `data:` line arrives, for one SendStreamingMessage. */
-async function firstEventMs(url: string): Promise<number> {
+/** What a 0.3 client sends: no A2A-Version (its method names the generation). */
+const headers03 = { "content-type": "application/json" };
+
+/** ms until the first SSE `data:` line arrives, for one streaming call, and the text read by then. */
+async function readFirstEvent(
+  url: string,
+  body = sendBody("SendStreamingMessage"),
+  sent: Record<string, string> = headers,
+): Promise<{ ms: number; text: string }> {
   const started = performance.now();
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { ...headers, accept: "text/event-stream" },
-    body: sendBody("SendStreamingMessage"),
-  });
+  const response = await fetch(url, { method: "POST", headers: { ...sent, accept: "text/event-stream" }, body });
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let text = "";
@@ -41,10 +52,12 @@ async function firstEventMs(url: string): Promise<number> {
     text += decoder.decode(value, { stream: true });
     if (text.includes("data:")) break;
   }
-  const elapsed = performance.now() - started;
+  const ms = performance.now() - started;
   await reader.cancel();
-  return elapsed;
+  return { ms, text };
 }
+
+const firstEventMs = async (url: string, body?: string, sent?: Record<string, string>) => (await readFirstEvent(url, body, sent)).ms;
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
@@ -67,6 +80,14 @@ async function setUp() {
   const edgeJwt = await serveBundle(bundle, { ORIGIN_URL: fixed.url, AUTH_JWT_ISSUER: idp.issuer, AUTH_JWT_AUDIENCE: audience });
   const edgeToAgent = await serveBundle(bundle, { ORIGIN_URL: agent.url, EDGE_AUTH: "off" });
   const withToken = { ...headers, authorization: `Bearer ${await idp.token(idp.clients.agent)}` };
+  // The bridge: fixed-JSON origins that speak one version each, and a 1.0-only origin agent.
+  const fixed03 = await fixedJsonOrigin("0.3");
+  stopOnExit(fixed03.close);
+  const agentV1 = await startOriginAgent({ streamDelayMs: 0, onlyV1: true });
+  stopOnExit(() => agentV1.stop());
+  const onlyV1 = await serveBundle(bundle, { ORIGIN_URL: fixed.url, ORIGIN_PROTOCOL_VERSIONS: "1.0", EDGE_AUTH: "off" });
+  const onlyV03 = await serveBundle(bundle, { ORIGIN_URL: fixed03.url, ORIGIN_PROTOCOL_VERSIONS: "0.3", EDGE_AUTH: "off" });
+  const toAgentV1 = await serveBundle(bundle, { ORIGIN_URL: agentV1.url, ORIGIN_PROTOCOL_VERSIONS: "1.0", EDGE_AUTH: "off" });
 
   // Sanity: every target answers the request with a result (the JWT target with the token; this also warms its JWKS).
   for (const [url, sent] of [
@@ -81,7 +102,27 @@ async function setUp() {
     };
     if (!reply.result) throw new Error(`no result from ${url}: ${JSON.stringify(reply).slice(0, 300)}`);
   }
+  // Sanity for the bridge: each answer comes back in the caller's version (a 0.3 `kind`, a 1.0 oneof member).
+  for (const [url, body, sent, shape] of [
+    [onlyV1.url.href, sendBody03("message/send"), headers03, '"result":{"kind":"message"'],
+    [onlyV03.url.href, sendBody03("message/send"), headers03, '"result":{"kind":"message"'],
+    [onlyV1.url.href, sendBody("SendMessage"), headers, '"result":{"message":{'],
+    [onlyV03.url.href, sendBody("SendMessage"), headers, '"result":{"message":{'],
+  ] as const) {
+    const reply = await (await fetch(url, { method: "POST", headers: sent, body })).text();
+    if (!reply.includes(shape)) throw new Error(`${url}: expected ${shape} in ${reply.slice(0, 300)}`);
+  }
+  for (const [body, sent, shape] of [
+    [sendBody03("message/stream"), headers03, '"result":{"kind":"task"'],
+    [sendBody("SendStreamingMessage"), headers, '"result":{"task":{'],
+  ] as const) {
+    const { text } = await readFirstEvent(toAgentV1.url.href, body, sent);
+    if (!text.includes(shape)) throw new Error(`first event: expected ${shape} in ${text.slice(0, 300)}`);
+  }
   return {
+    onlyV1: onlyV1.url.href,
+    onlyV03: onlyV03.url.href,
+    toAgentV1: toAgentV1.url.href,
     bare: bare.url.href,
     buffering: buffering.url.href,
     edge: edge.url.href,
@@ -169,6 +210,59 @@ async function edgeAuth(t: Targets): Promise<void> {
   verdict("p50 added by edge auth (RS256 JWT, warm JWKS, 1 connection)", `${added.toFixed(3)} ms`, "<= 0.2 ms", added <= 0.2);
 }
 
+/** 5. The bridge on SendMessage, one connection: the same call translated and not, per direction. */
+async function bridgeSend(t: Targets): Promise<void> {
+  const single = (body: string) => ({ request: { method: "POST" as const, body }, connections: 1 });
+  const call03 = single(sendBody03("message/send", 1024));
+  const call1 = single(sendBody("SendMessage", 1024));
+  const rows = await sideBySide({
+    "0.3 call, 0.3 origin": () => load(t.onlyV03, headers03, call03),
+    "0.3 call, 1.0-only origin": () => load(t.onlyV1, headers03, call03),
+    "1.0 call, 1.0 origin": () => load(t.onlyV1, headers, call1),
+    "1.0 call, 0.3-only origin": () => load(t.onlyV03, headers, call1),
+  });
+  printTable(rows);
+  for (const [name, row] of Object.entries(rows)) {
+    if (row.non2xx > 0 || row.errors > 0) throw new Error(`${name}: ${row.non2xx} non-2xx and ${row.errors} errors`);
+  }
+  for (const [direction, plain, translated] of [
+    ["0.3 client -> 1.0-only origin", "0.3 call, 0.3 origin", "0.3 call, 1.0-only origin"],
+    ["1.0 client -> 0.3-only origin", "1.0 call, 1.0 origin", "1.0 call, 0.3-only origin"],
+  ] as const) {
+    const added = rows[translated]!.p50 - rows[plain]!.p50;
+    verdict(
+      `p50 added by translation, ${direction} (~1 KiB SendMessage, fixed-JSON origin, 1 connection)`,
+      `${added.toFixed(3)} ms`,
+      "<= 0.3 ms",
+      added <= 0.3,
+    );
+  }
+}
+
+/** 6. The bridge on the first SSE event: a 0.3 client's message/stream to a 1.0-only origin agent, beside a 1.0 call to it. */
+async function bridgeFirstEvent(t: Targets): Promise<void> {
+  const plain = () => firstEventMs(t.toAgentV1);
+  const translated = () => firstEventMs(t.toAgentV1, sendBody03("message/stream"), headers03);
+  const samples: Record<"plain" | "translated", number[]> = { plain: [], translated: [] };
+  for (let i = 0; i < 20; i++) await Promise.all([plain(), translated()]);
+  for (let i = 0; i < FIRST_EVENT_SAMPLES; i++) {
+    samples.plain.push(await plain());
+    samples.translated.push(await translated());
+  }
+  const sp = samples.plain.sort((x, y) => x - y);
+  const st = samples.translated.sort((x, y) => x - y);
+  console.log(
+    `first SSE event via the worker, 1.0-only origin agent (${FIRST_EVENT_SAMPLES} streams each): 1.0 call p50 ${percentile(sp, 50).toFixed(2)} ms p99 ${percentile(sp, 99).toFixed(2)} ms; 0.3 call, translated, p50 ${percentile(st, 50).toFixed(2)} ms p99 ${percentile(st, 99).toFixed(2)} ms`,
+  );
+  const added = percentile(st, 50) - percentile(sp, 50);
+  verdict(
+    "first-event p50 added by translation (0.3 client, 1.0-only origin agent)",
+    `${added.toFixed(2)} ms`,
+    "<= 1 ms added",
+    added <= 1,
+  );
+}
+
 await runBench(async () => {
   const targets = await setUp();
   console.log(
@@ -178,5 +272,7 @@ await runBench(async () => {
   await againstAgent(targets);
   await firstEvent(targets);
   await edgeAuth(targets);
+  await bridgeSend(targets);
+  await bridgeFirstEvent(targets);
   return 0;
 });

@@ -725,6 +725,56 @@ export const MUTATIONS: Mutation[] = [
     to: "if (false) return",
     tests: [W("bridge-errors"), W("bridge-sdk")],
   },
+  // ---- protocol bridge end to end: real SDK peers of either generation through `wrangler dev` ----
+  {
+    name: "bridge e2e: a call the origin cannot read is translated",
+    file: "src/rpc/bridge-call.ts",
+    from: "if (originVersion === undefined || originVersions.includes(version)) return undefined;",
+    to: "if (true) return undefined;",
+    tests: [N("e2e-bridge")],
+  },
+  {
+    name: "bridge e2e: the origin is told its own version",
+    file: "src/rpc/pipeline.ts",
+    from: 'if (call.bridge) headers.set("a2a-version", call.bridge.originVersion);',
+    to: 'if (call.bridge) headers.set("a2a-version", call.version);',
+    tests: [N("e2e-bridge")],
+  },
+  {
+    name: "bridge e2e: a JSON reply translated back",
+    file: "src/proxy/transform.ts",
+    from: "if (!bridge) return new Response(response.body, init);",
+    to: "if (true) return new Response(response.body, init);",
+    tests: [N("e2e-bridge")],
+  },
+  {
+    name: "bridge e2e: SSE events translated back",
+    file: "src/proxy/transform.ts",
+    from: "const events = bridge ? translatedStream(response.body, bridge) : response.body;",
+    to: "const events = response.body;",
+    tests: [N("e2e-bridge")],
+  },
+  {
+    name: "bridge e2e: SSE translated as each event arrives, not buffered",
+    file: "src/proxy/transform.ts",
+    from: "const events = bridge ? translatedStream(response.body, bridge) : response.body;",
+    to: "const events = bridge ? translatedStream(new Response(await new Response(response.body).arrayBuffer()).body ?? response.body, bridge) : response.body;",
+    tests: [N("e2e-bridge")],
+  },
+  {
+    name: "bridge e2e: errors translated back",
+    file: "src/bridge/index.ts",
+    from: 'if (Object.hasOwn(response, "error")) return',
+    to: "if (false) return",
+    tests: [N("e2e-bridge")],
+  },
+  {
+    name: "bridge e2e: the extended card rebuilt in the caller's version",
+    file: "src/proxy/extended-card.ts",
+    from: 'bridge.client === "1.0" ? "v1" : "v0.3"',
+    to: 'bridge.origin === "1.0" ? "v1" : "v0.3"',
+    tests: [N("e2e-bridge")],
+  },
 ];
 
 // ---- restoring ----

@@ -3,12 +3,16 @@
 // - Agent card at /.well-known/agent-card.json (v1.0 card, or the v0.3 hybrid card
 //   when the request carries no A2A-Version header / A2A-Version: 0.3).
 // - JSON-RPC at / for both protocol versions (A2A-Version: 1.0 → v1.0 methods such as
-//   SendMessage; no header / 0.3 → v0.3 methods such as message/send).
+//   SendMessage; no header / 0.3 → v0.3 methods such as message/send); with `onlyV1`,
+//   1.0 alone (the SDK's legacyCompat off: a call without A2A-Version, read as 0.3,
+//   gets -32009; a 0.3 method sent as 1.0 gets -32601).
 // - An echo executor: "T" → "echo: T", publishing a Task first and then, spaced by
 //   `streamDelayMs`, a working status-update, an artifact-update and a completed
 //   status-update, so that streaming through a proxy can be observed. With `hold`,
 //   the events after the Task wait until the test lets them go: a client that sees
 //   the Task before that has proof that nothing in between buffers the stream.
+//   CancelTask ends a running task at once (held or not): a canceled status-update,
+//   nothing after it. With `messageReply`, chosen texts get one Message, no task.
 // - Every JSON-RPC POST is recorded (method, lower-cased headers, raw body) before the
 //   SDK handles it; streams the client hung up on are counted.
 // - After `trustEdge({ jwksUrl, issuer })`, every JSON-RPC POST must carry an
@@ -83,6 +87,14 @@ export interface OriginAgentOptions {
    * a promise, the remaining events wait for it.
    */
   hold?: (text: string) => Promise<void> | undefined;
+  /** When it returns true for the user's text, the agent answers with one Message ("echo: T") instead of a task. */
+  messageReply?: (text: string) => boolean;
+  /**
+   * A 1.0-only agent: `legacyCompat` off for the card and the JSON-RPC handler, so a
+   * 0.3 call gets -32009 (no A2A-Version) or -32601 (a 0.3 method sent as 1.0), and
+   * the card lists only the 1.0 interface. Default false.
+   */
+  onlyV1?: boolean;
 }
 
 export const ORIGIN_AGENT_NAME = "Origin Echo Agent";
@@ -118,27 +130,41 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 class EchoExecutor implements AgentExecutor {
   private readonly canceled = new Set<string>();
+  /** The context of each running task (its canceled status names it). */
+  private readonly contexts = new Map<string, string>();
 
   constructor(
     private readonly delayMs: number,
     private readonly hold?: (text: string) => Promise<void> | undefined,
+    private readonly messageReply?: (text: string) => boolean,
   ) {}
 
-  cancelTask = async (taskId: string): Promise<void> => {
+  /** The task ends canceled at once, even while held: its execution publishes nothing more. */
+  cancelTask = async (taskId: string, bus: ExecutionEventBus): Promise<void> => {
     this.canceled.add(taskId);
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId: this.contexts.get(taskId) ?? "",
+        status: { state: TaskState.TASK_STATE_CANCELED, message: undefined, timestamp: new Date().toISOString() },
+        metadata: undefined,
+      }),
+    );
   };
 
   execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
     const { taskId, contextId } = ctx;
-    const reply = `echo: ${messageText(ctx.userMessage)}`;
+    const text = messageText(ctx.userMessage);
+    const reply = `echo: ${text}`;
+    if (this.messageReply?.(text)) {
+      bus.publish(AgentEvent.message(agentMessage(reply, "", contextId)));
+      return;
+    }
     const now = () => new Date().toISOString();
     const status = (state: TaskState, message?: Message) =>
       AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: now() }, metadata: undefined });
-    const canceled = () => {
-      if (!this.canceled.has(taskId)) return false;
-      bus.publish(status(TaskState.TASK_STATE_CANCELED));
-      return true;
-    };
+    const canceled = () => this.canceled.has(taskId);
+    this.contexts.set(taskId, contextId);
     try {
       // Every execution must start with a Task (or Message) event.
       bus.publish(
@@ -151,7 +177,7 @@ class EchoExecutor implements AgentExecutor {
           metadata: undefined,
         }),
       );
-      await this.hold?.(messageText(ctx.userMessage));
+      await this.hold?.(text);
       await sleep(this.delayMs);
       if (canceled()) return;
       bus.publish(status(TaskState.TASK_STATE_WORKING, agentMessage("working", taskId, contextId)));
@@ -179,6 +205,7 @@ class EchoExecutor implements AgentExecutor {
       bus.publish(status(TaskState.TASK_STATE_COMPLETED, agentMessage(reply, taskId, contextId)));
     } finally {
       this.canceled.delete(taskId);
+      this.contexts.delete(taskId);
     }
   };
 }
@@ -205,13 +232,14 @@ const extendedSkill: AgentSkill = {
   securityRequirements: [],
 };
 
-export function originAgentCard(url: string): AgentCard {
+/** The agent's card; `onlyV1`: its 1.0 interface alone. */
+export function originAgentCard(url: string, onlyV1 = false): AgentCard {
   return {
     name: ORIGIN_AGENT_NAME,
     description: "A private A2A origin agent that echoes text, for end-to-end tests.",
     supportedInterfaces: [
       { url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
-      { url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "0.3" },
+      ...(onlyV1 ? [] : [{ url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "0.3" }]),
     ],
     provider: { organization: "agent-card-edge tests", url: "https://example.com/" },
     version: "1.0.0",
@@ -225,7 +253,7 @@ export function originAgentCard(url: string): AgentCard {
   };
 }
 
-function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+export function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
@@ -251,12 +279,13 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}/`;
 
-  const card = originAgentCard(url);
+  const legacyCompat = { enabled: !options.onlyV1 };
+  const card = originAgentCard(url, options.onlyV1);
   const extendedCard: AgentCard = { ...card, skills: [echoSkill, extendedSkill] };
   const requestHandler = new DefaultRequestHandler(
     card,
     new InMemoryTaskStore(),
-    new EchoExecutor(delayMs, options.hold),
+    new EchoExecutor(delayMs, options.hold, options.messageReply),
     undefined, // event bus manager
     undefined, // push notification store
     undefined, // push notification sender
@@ -266,7 +295,7 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
   );
 
   const app = express();
-  app.use(CARD_PATH, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat: { enabled: true } }));
+  app.use(CARD_PATH, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat }));
 
   // Read the raw body of every JSON-RPC POST, record it, check auth, then hand the SDK
   // the parsed JSON. The SDK's own express.json() sees a consumed stream and leaves
@@ -331,7 +360,7 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
     });
     next();
   });
-  app.use(jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }));
+  app.use(jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
 
   server.on("request", app);
 
