@@ -2,6 +2,8 @@
 // version: a JSON reply is read (bounded) and translated whole; an SSE stream
 // is translated event by event as each arrives (no buffering beyond one event,
 // order and timing kept). Translation is pure (src/bridge/).
+
+import * as v03 from "../a2a/v03";
 import { translateResponse } from "../bridge";
 import { readBody } from "../http/body";
 import { exceedsDepth } from "../json";
@@ -65,4 +67,28 @@ export function translatedStream(origin: ReadableStream<Uint8Array>, bridge: Bri
       },
     }),
   );
+}
+
+const V03_STREAMS: ReadonlySet<string> = new Set([v03.JSONRPC_METHODS.sendStreamingMessage, v03.JSONRPC_METHODS.subscribeToTask]);
+
+/**
+ * A 0.3 client of a streaming method reads only `text/event-stream` (@a2a-js/sdk
+ * 0.3.14 and 0.2.5 throw on JSON), while a 1.0 origin may refuse such a call
+ * with a plain JSON error (a resubscribe to a finished task): bridged, that
+ * answer goes out as one SSE `error` event, as a 0.3 server frames it.
+ */
+export function errorForStream(method: string, bridge: BridgedCall, envelope: string): boolean {
+  if (bridge.client !== "0.3" || !V03_STREAMS.has(method)) return false;
+  try {
+    const value: unknown = JSON.parse(envelope);
+    return typeof value === "object" && value !== null && "error" in value;
+  } catch {
+    return false;
+  }
+}
+
+export function asErrorEvent(envelope: string, init: { status: number; headers: Headers }): Response {
+  init.headers.set("content-type", "text/event-stream");
+  init.headers.set("cache-control", "no-cache");
+  return new Response(`event: error\ndata: ${envelope}\n\n`, init);
 }

@@ -7,7 +7,7 @@ import { type Failure, failure, isFailure } from "../errors/failures";
 import type { EdgeRequest } from "../http/edge-request";
 import { log } from "../log";
 import type { AdmittedCall } from "../rpc/pipeline";
-import { translatedJson, translatedStream } from "./bridge-reply";
+import { asErrorEvent, errorForStream, translatedJson, translatedStream } from "./bridge-reply";
 import type { ClassifiedReply } from "./classify";
 import { EXTENDED_CARD_METHODS, publicExtendedCard } from "./extended-card";
 import { clientResponseHeaders } from "./forwarding-headers";
@@ -36,6 +36,7 @@ export async function transformReply(
   }
   if (!bridge) return new Response(response.body, init);
   const translated = await translatedJson(response.body, bridge, edge.runtime.config.originTimeoutMs);
+  if (translated !== undefined && errorForStream(call.method, bridge, translated)) return asErrorEvent(translated, init);
   if (translated !== undefined) return new Response(translated, init);
   log("error", "origin_failed", { kind: "invalid_response", method: call.method, origin: reply.origin, status: response.status });
   return failure("ORIGIN_INVALID_RESPONSE", "origin agent returned an unreadable reply");

@@ -255,6 +255,13 @@ describe("a 1.0-only origin (@a2a-js/sdk 1.3, legacyCompat off) through the work
       release();
     });
 
+    it("resubscribeTask to a finished task: the origin's JSON refusal reaches the client as its -32004", async () => {
+      const sent = (await client.sendMessage(send03("already done"))) as any;
+      // The 1.0 origin refuses with plain JSON; a 0.3 client reads a stream only, so the edge sends one SSE error event.
+      const refusal = await collect(client.resubscribeTask({ id: sent.result.id })).catch((error: unknown) => error);
+      expect(String(refusal)).toContain("-32004");
+    });
+
     it("resubscribeTask to a running task: the task, then the rest of its events", async () => {
       const { text, release } = held.next("resubscribe");
       const stream = client.sendMessageStream(send03(text))[Symbol.asyncIterator]();

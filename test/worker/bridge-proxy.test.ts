@@ -32,10 +32,11 @@ function originAnswer(answer: unknown): Response {
 async function callerAnswer(response: Response): Promise<unknown> {
   const text = await response.text();
   if (!response.headers.get("content-type")?.startsWith("text/event-stream")) return JSON.parse(text);
+  // Every event's data (an `event: error` block too: a JSON error to a 0.3 stream goes out as one).
   return text
     .split("\n\n")
-    .filter((block) => block.startsWith("data: "))
-    .map((block) => JSON.parse(block.slice(6)));
+    .flatMap((block) => block.split("\n").filter((line) => line.startsWith("data: ")))
+    .map((line) => JSON.parse(line.slice(6)));
 }
 
 const idOf = (answer: unknown) => (Array.isArray(answer) ? answer[0] : answer) as { id: number };
@@ -162,5 +163,32 @@ describe("SSE translated event by event", () => {
     );
     expect(data.map((envelope) => envelope.result.kind)).toEqual(["task", "status-update"]);
     expect(data[1].result).toMatchObject({ status: { state: "completed" }, final: true });
+  });
+});
+
+describe("a JSON error to a 0.3 streaming call", () => {
+  it("goes to the 0.3 caller as one SSE error event (0.3 stream clients read nothing else)", async () => {
+    const refusal = { jsonrpc: "2.0", id: 4, error: { code: -32004, message: "Task is in a terminal state" } };
+    const origin = fakeOrigin(() => Response.json(refusal));
+    const env = makeEnv({ ORIGIN_URL: "http://10.0.0.9/", ORIGIN_PROTOCOL_VERSIONS: "1.0", EDGE_AUTH: "off" });
+    const init = {
+      method: "POST",
+      headers: { "content-type": "application/json", "A2A-Version": "0.3" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tasks/resubscribe", params: { id: "t-done" } }),
+    };
+    const response = await callVia(origin, `${PUBLIC}/`, init, env);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const text = await response.text();
+    expect(text.startsWith("event: error\ndata: ")).toBe(true);
+    expect(JSON.parse(text.slice("event: error\ndata: ".length))).toMatchObject({ id: 4, error: { code: -32004 } });
+    // A 1.0 caller of a 0.3 origin keeps the JSON answer (the 1.0 SDK client reads it).
+    const v03Origin = fakeOrigin(() => Response.json(refusal));
+    const v1Env = makeEnv({ ORIGIN_URL: "http://10.0.0.9/", ORIGIN_PROTOCOL_VERSIONS: "0.3", EDGE_AUTH: "off" });
+    const v1Init = {
+      ...init,
+      headers: { "content-type": "application/json", "A2A-Version": "1.0" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 4, method: "SubscribeToTask", params: { id: "t-done" } }),
+    };
+    expect((await callVia(v03Origin, `${PUBLIC}/`, v1Init, v1Env)).headers.get("content-type")).toContain("application/json");
   });
 });
