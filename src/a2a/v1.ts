@@ -17,6 +17,7 @@ export const PROTOCOL_BINDINGS = ["JSONRPC", "GRPC", "HTTP+JSON"] as const;
 export type ProtocolBinding = (typeof PROTOCOL_BINDINGS)[number];
 /** The binding this edge fronts. */
 export const JSONRPC_BINDING = "JSONRPC" satisfies ProtocolBinding;
+export const HTTP_JSON_BINDING = "HTTP+JSON" satisfies ProtocolBinding;
 
 // ---- Agent Card (proto messages of the same names) ----
 

@@ -10,6 +10,10 @@ import type { CardSource, SkillSource } from "./source";
 export interface CardEndpoint {
   /** Absolute public URL of the JSON-RPC endpoint. */
   rpcUrl: string;
+  /** Absolute public URL of the HTTP+JSON (REST) binding (REST_PATH); absent = not served. */
+  restUrl?: string | undefined;
+  /** PREFERRED_BINDING=HTTP+JSON: REST is listed (and, in 0.3 cards, `url`) first. */
+  restFirst?: boolean;
   /** `Major.Minor` versions the origin speaks, preferred first (e.g. ["1.0", "0.3"]). */
   protocolVersions: readonly string[];
   /** Skill names to advertise; absent or empty = all. */

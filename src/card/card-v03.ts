@@ -6,7 +6,7 @@ import { mapValues, nonEmptyList, nonEmptyMap, presentFields } from "../a2a/pres
 import type * as v1 from "../a2a/v1";
 import * as v03 from "../a2a/v03";
 import { type CardInput, extensions, profile, skillBase } from "./card-parts";
-import { securityRequirementsV1, supportedInterfaces } from "./card-v1";
+import { securityRequirementsV1, servedBindings, supportedInterfaces } from "./card-v1";
 import type { PreparedSkill } from "./skills";
 
 export function buildV03Card(input: CardInput): v03.AgentCard {
@@ -37,13 +37,16 @@ function buildV03Shape(
   skillRequirementsV1: (skill: PreparedSkill) => v1.SecurityRequirement[] | undefined,
 ): V03Shape {
   const capabilities = source.capabilities;
+  const bindings = servedBindings(endpoint);
+  const preferred = bindings[0] ?? [v03.JSONRPC_TRANSPORT, endpoint.rpcUrl];
   return presentFields({
     protocolVersion: v03.PROTOCOL_VERSION,
     ...profile(source),
-    url: endpoint.rpcUrl,
-    preferredTransport: v03.JSONRPC_TRANSPORT,
+    // The 0.3 transports are the 1.0 bindings by name (TransportProtocol: JSONRPC, GRPC, HTTP+JSON).
+    url: preferred[1],
+    preferredTransport: preferred[0],
     // §5.6: additionalInterfaces SHOULD repeat the main url + transport.
-    additionalInterfaces: [{ url: endpoint.rpcUrl, transport: v03.JSONRPC_TRANSPORT }],
+    additionalInterfaces: bindings.map(([transport, url]) => ({ url, transport })),
     capabilities: presentFields({
       streaming: capabilities.streaming,
       pushNotifications: capabilities.pushNotifications,

@@ -28,13 +28,20 @@ export function buildV1Card({ source, skills, endpoint }: CardInput): v1.AgentCa
   });
 }
 
-/** One JSON-RPC interface per protocol version served, preferred first (§5.6 "ordered"). */
+/** The bindings served, preferred first: JSON-RPC, and HTTP+JSON with REST_PATH (first with PREFERRED_BINDING). */
+export function servedBindings(endpoint: CardEndpoint): [v1.ProtocolBinding, string][] {
+  const rpc: [v1.ProtocolBinding, string] = [v1.JSONRPC_BINDING, endpoint.rpcUrl];
+  if (endpoint.restUrl === undefined) return [rpc];
+  const rest: [v1.ProtocolBinding, string] = [v1.HTTP_JSON_BINDING, endpoint.restUrl];
+  return endpoint.restFirst ? [rest, rpc] : [rpc, rest];
+}
+
+/** One interface per protocol version and binding served, preferred version first (§5.6 "ordered"). */
 export function supportedInterfaces(endpoint: CardEndpoint): v1.AgentInterface[] {
-  return endpoint.protocolVersions.map((protocolVersion) => ({
-    url: endpoint.rpcUrl,
-    protocolBinding: v1.JSONRPC_BINDING,
-    protocolVersion,
-  }));
+  const bindings = servedBindings(endpoint);
+  return endpoint.protocolVersions.flatMap((protocolVersion) =>
+    bindings.map(([protocolBinding, url]) => ({ url, protocolBinding, protocolVersion })),
+  );
 }
 
 /** The document's requirements (OpenAPI form) as 1.0 `securityRequirements`; none is absent. */

@@ -33,6 +33,10 @@ export const VARIABLES = {
   TRUST_FORWARDED_HEADERS: variable("trustForwardedHeaders", flag, false),
   CARD_COMPAT: variable("cardCompat", oneOf(["hybrid", "strict"]), "hybrid"),
   RPC_PATH: variable("rpcPath", urlPath, "/"),
+  // Unset: no HTTP+JSON (REST) binding.
+  REST_PATH: variable("restPath", urlPath),
+  // Case-insensitive, as every word-valued variable: `HTTP+JSON` or `http+json`.
+  PREFERRED_BINDING: variable("preferredBinding", oneOf(["jsonrpc", "http+json"]), "jsonrpc"),
   PROTOCOL_VERSIONS: variable("protocolVersions", protocolVersions, ["1.0", "0.3"]),
   // Unset: the origin speaks what the edge serves (no translation).
   ORIGIN_PROTOCOL_VERSIONS: variable("originProtocolVersions", protocolVersions),
@@ -103,6 +107,11 @@ function crossFieldRules(v: Values, ctx: z.core.$RefinementCtx<Values>): void {
     problem("ADMIN_PATH", "must be its own path, apart from RPC_PATH and /.well-known/");
   }
   if (isWellKnown(v.RPC_PATH)) problem("RPC_PATH", "must not be under /.well-known/ (the card paths live there)");
+  const rest = v.REST_PATH;
+  const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix === "/" ? "" : prefix}/`);
+  if (rest !== undefined && (rest === "/" || under(v.RPC_PATH, rest) || under(rest, v.ADMIN_PATH) || isWellKnown(rest))) {
+    problem("REST_PATH", "must be its own path, apart from RPC_PATH, ADMIN_PATH and /.well-known/ (e.g. /rest)");
+  }
   // A signature vouches for the URLs in the card: sign only for hosts the operator named, never for any Host header.
   if (v.CARD_SIGNING_KEY !== undefined && v.PUBLIC_BASE_URL === undefined && v.HOST_ALLOWLIST === undefined) {
     problem("CARD_SIGNING_KEY", "needs HOST_ALLOWLIST or PUBLIC_BASE_URL (cards are signed only for hosts you name)");
