@@ -114,13 +114,13 @@ export function cardToProto(card: unknown): unknown {
 
 const FILE_FROM_PROTO: Fields = { fileWithUri: "uri", fileWithBytes: "bytes", mimeType: true, name: true };
 
-/** A part already in the 0.3 JSON-RPC form (`kind`) passes as it is. */
+/** A part already in the 0.3 JSON-RPC form (`kind`), or of no form known, passes as it is. */
 function partFromProto(part: unknown): unknown {
   if (!isJsonObject(part) || Object.hasOwn(part, "kind")) return part;
   if (Object.hasOwn(part, "file"))
     return reshape(part, { file: (file) => reshape(file, FILE_FROM_PROTO), metadata: true }, { kind: "file" });
   if (Object.hasOwn(part, "data")) return reshape(part, { data: (data) => jsonObject(data)?.data, metadata: true }, { kind: "data" });
-  return reshape(part, { text: true, metadata: true }, { kind: "text" });
+  return Object.hasOwn(part, "text") ? reshape(part, { text: true, metadata: true }, { kind: "text" }) : part;
 }
 
 const MESSAGE_FROM_PROTO: Fields = {

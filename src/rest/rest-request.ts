@@ -8,8 +8,8 @@
 // The tenant comes from the path, else from the body or query (as the
 // @a2a-js/sdk 1.3 REST server does).
 import { OPERATIONS, type Operation } from "../a2a/operations";
-import { METHODS } from "../bridge/params";
-import { isJsonObject, type JsonObject } from "../json";
+import { METHODS, type MethodRow } from "../bridge/params";
+import { isJsonObject, type JsonObject, jsonObject } from "../json";
 import { pushConfigFromProto, sendFromProto } from "./proto-v03";
 import type { RestRoute } from "./rest-routes";
 
@@ -63,56 +63,40 @@ function queryFields(names: string[], query: URLSearchParams): JsonObject | stri
 const NOT_AN_OBJECT = "the body must be a JSON object";
 const badQuery = (name: string) => `query parameter ${name} has no valid value`;
 
-/** 1.0 params, or why there are none. */
-function paramsV1(route: RestRoute, query: URLSearchParams, body: unknown): JsonObject | string {
-  const { operation, pathParams } = route;
+/**
+ * The params of the route's version, or why there are none. 0.3's are 1.0's
+ * made 0.3 by the bridge (its METHODS rows: `id` and `pushNotificationConfigId`,
+ * no tenant, no paging), but for the bodies of send and set, which are 0.3's
+ * proto JSON.
+ */
+function paramsOf(route: RestRoute, query: URLSearchParams, body: unknown, row: MethodRow): JsonObject | string | undefined {
+  const { operation, version, pathParams } = route;
+  const { tenant, id, configId } = pathParams;
+  if (version === "0.3" && operation.startsWith("send")) return isJsonObject(body) ? jsonObject(sendFromProto(body)) : NOT_AN_OBJECT;
+  if (version === "0.3" && operation === "createPushNotificationConfig")
+    return isJsonObject(body) ? pushConfigFromProto(body, id) : NOT_AN_OBJECT;
   let params: JsonObject | string;
-  if (!BODY_V1.has(operation)) params = queryFields(["tenant", ...(QUERY_V1[operation]?.split(" ") ?? [])], query);
+  if (version === "0.3" || !BODY_V1.has(operation)) params = queryFields(["tenant", ...(QUERY_V1[operation]?.split(" ") ?? [])], query);
   else if (isJsonObject(body)) params = { ...body };
   else if (operation === "cancelTask" && body == null) params = {};
   else return NOT_AN_OBJECT;
   if (typeof params === "string") return badQuery(params);
-  const { tenant, id, configId } = pathParams;
   if (tenant !== undefined) params.tenant = tenant;
   // Under a push config, the task is `taskId` and the config `id` (proto TaskPushNotificationConfig and its requests).
   if (operation.includes("PushNotification")) {
     params.taskId = id;
     if (configId !== undefined) params.id = configId;
   } else if (id !== undefined) params.id = id;
-  return params;
-}
-
-/** 0.3 params (MessageSendParams, TaskQueryParams with `historyLength` from the query as the SDK reads it, TaskIdParams, the push-config params), or why there are none. */
-function paramsV03(route: RestRoute, query: URLSearchParams, body: unknown): JsonObject | string | undefined {
-  const { id, configId } = route.pathParams;
-  switch (route.operation) {
-    case "sendMessage":
-    case "sendStreamingMessage": {
-      const params = sendFromProto(body);
-      return isJsonObject(params) ? params : NOT_AN_OBJECT;
-    }
-    case "getTask": {
-      const fields = queryFields(["historyLength"], query);
-      return typeof fields === "string" ? badQuery(fields) : { id, ...fields };
-    }
-    case "createPushNotificationConfig":
-      return isJsonObject(body) ? pushConfigFromProto(body, id) : NOT_AN_OBJECT;
-    case "getPushNotificationConfig":
-    case "deletePushNotificationConfig":
-      return { id, pushNotificationConfigId: configId };
-    case "getExtendedAgentCard":
-      return undefined;
-    default:
-      return { id };
-  }
+  return version === "1.0" ? params : jsonObject(row[3](params));
 }
 
 /** The JSON-RPC call a matched REST request makes, or why it is refused (400). `body` is the parsed JSON body, undefined when there is none. */
 export function restToJsonRpc(route: RestRoute, query: URLSearchParams, body: unknown): RestCall | RestInvalid {
   // The bridge's METHODS rows are in OPERATIONS order (test/worker/rest-routes.test.ts): [0.3 name, 1.0 name, ...].
-  const method = METHODS[OPERATIONS.indexOf(route.operation)]?.[route.version === "1.0" ? 1 : 0];
-  if (method === undefined) return { invalid: `${route.operation} has no A2A ${route.version} method` };
-  const params = route.version === "1.0" ? paramsV1(route, query, body) : paramsV03(route, query, body);
+  const row = METHODS[OPERATIONS.indexOf(route.operation)];
+  const method = row?.[route.version === "1.0" ? 1 : 0];
+  if (!row || method === undefined) return { invalid: `${route.operation} has no A2A ${route.version} method` };
+  const params = paramsOf(route, query, body, row);
   if (typeof params === "string") return { invalid: params };
   return params === undefined ? { method } : { method, params };
 }

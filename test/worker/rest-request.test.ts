@@ -269,6 +269,12 @@ describe("0.3: its proto's JSON becomes its JSON-RPC params", () => {
     });
   });
 
+  it("hands on a part of no form it knows (never guesses one)", () => {
+    const route = routeOf("POST", "/v1/message:send", "0.3");
+    const made = restToJsonRpc(route, new URLSearchParams(), { message: { ...protoMessage, content: [{ video: "v" }, 3] } });
+    expect(made).toMatchObject({ params: { message: { parts: [{ video: "v" }, 3] } } });
+  });
+
   it("drops what 0.3 has no field for, and refuses a body that is not an object", () => {
     const made = v03("POST", "/v1/message:send", {
       message: { ...protoMessage, unknown: 1 },

@@ -29,7 +29,7 @@ describe("1.0: the result is the REST body (spec §11.4: the proto message's JSO
     ["createPushNotificationConfig", push1, 201, "TaskPushNotificationConfig"],
     ["getPushNotificationConfig", push1, 200, "TaskPushNotificationConfig"],
     ["listPushNotificationConfigs", { configs: [push1] }, 200, "ListTaskPushNotificationConfigsResponse"],
-  ] as const)("%s -> %i %s", (operation, result, status, definition) => {
+  ] as const)("%s %j -> %i, a %s", (operation, result, status, definition) => {
     const response = jsonRpcToRestResponse(operation, "1.0", ok(result));
     expect(response).toEqual({ status, body: result });
     expect(schemaErrors.v1(definition)(response.body)).toEqual([]);
