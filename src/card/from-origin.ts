@@ -110,7 +110,7 @@ const text = (v: unknown): string | undefined => (typeof v === "string" && v !==
 const flag = (v: unknown): boolean | undefined => (typeof v === "boolean" ? v : undefined);
 
 /** 1.0 `{schemes: {n: {list}}}` or 0.3 `{n: [scopes]}` -> `{n: [scopes]}`. */
-function requirementsFrom(v1Requirements: unknown, v03Requirements: unknown): unknown[] | undefined {
+export function requirementsFrom(v1Requirements: unknown, v03Requirements: unknown): unknown[] | undefined {
   const fromV1 = list(v1Requirements)?.map((requirement) => {
     const schemes = Object.entries(jsonObject(memberOf<v1.SecurityRequirement>(requirement, "schemes")) ?? {});
     return Object.fromEntries(schemes.map(([name, scopes]) => [name, list(memberOf<v1.StringList>(scopes, "list")) ?? []]));
@@ -119,7 +119,7 @@ function requirementsFrom(v1Requirements: unknown, v03Requirements: unknown): un
 }
 
 /** 1.0 wrapper form or 0.3 `type` form -> the document's `type` form. */
-function schemeFrom(value: unknown): unknown {
+export function schemeFrom(value: unknown): unknown {
   const scheme = jsonObject(value);
   if (!scheme || typeof memberOf<v03.SecurityScheme>(scheme, "type") === "string") return scheme;
   const [member, body] = Object.entries(scheme)[0] ?? [];

@@ -16,6 +16,7 @@ import type * as v03 from "../a2a/v03";
 import { V1_STATES, V03_STATES } from "../bridge/events";
 import { V1_ROLES, V03_ROLES } from "../bridge/parts";
 import { type Convert, enumMap, type Fields, integer, listOf, reshape } from "../bridge/reshape";
+import { requirementsFrom, schemeFrom } from "../card/from-origin";
 import { isJsonObject, type JsonObject, jsonObject } from "../json";
 
 /** proto TaskState of 0.3 in number order: 1.0's names but CANCELLED. */
@@ -150,8 +151,69 @@ export const sendFromProto: Convert = (request) =>
     metadata: true,
   });
 
-/** The body's push config (the proto's TaskPushNotificationConfig `{name, pushNotificationConfig}`), for task `taskId` of the path. */
-export const pushConfigFromProto = (body: unknown, taskId: unknown): JsonObject => ({
-  taskId,
+/** The body's push config (the proto's TaskPushNotificationConfig `{name, pushNotificationConfig}`), for task `taskId` (of the path, else of its name). */
+export const pushConfigFromProto = (body: unknown, taskId?: unknown): JsonObject => ({
+  taskId: taskId ?? /^tasks\/([^/]+)/.exec(String(jsonObject(body)?.name))?.[1],
   pushNotificationConfig: reshape(jsonObject(body)?.pushNotificationConfig, PUSH_FROM_PROTO),
 });
+
+// ---- for a REST origin: JSON-RPC requests -> ProtoJSON, ProtoJSON results -> JSON-RPC ----
+
+const CONFIGURATION_TO_PROTO: Fields = {
+  acceptedOutputModes: true,
+  pushNotificationConfig: ["pushNotification", (config) => reshape(config, PUSH_FROM_PROTO)],
+  historyLength: true,
+  blocking: true,
+};
+
+/** MessageSendParams -> SendMessageRequest. */
+export const sendToProto: Convert = (params) =>
+  reshape(params, {
+    message: messageToProto,
+    configuration: (configuration) => reshape(configuration, CONFIGURATION_TO_PROTO),
+    metadata: true,
+  });
+
+const STATUS_FROM_PROTO: Fields = { state: enumMap(PROTO_STATES, V03_STATES, true), message: messageFromProto, timestamp: true };
+const statusFromProto: Convert = (status) => reshape(status, STATUS_FROM_PROTO);
+const ARTIFACT_FROM_PROTO: Fields = { ...ARTIFACT_TO_PROTO, parts: listOf(partFromProto) };
+const TASK_FROM_PROTO: Fields = {
+  ...TASK_TO_PROTO,
+  status: statusFromProto,
+  artifacts: listOf((a) => reshape(a, ARTIFACT_FROM_PROTO)),
+  history: listOf(messageFromProto),
+};
+export const taskFromProto: Convert = (task) => reshape(task, TASK_FROM_PROTO, { kind: "task" });
+
+/** StreamResponse member -> 0.3 kind, fields, and what 0.3 requires that ProtoJSON leaves out at its default (`final: false`). */
+const EVENTS_FROM_PROTO: readonly (readonly [member: string, kind: string, fields: Fields, base?: JsonObject])[] = [
+  ["task", "task", TASK_FROM_PROTO],
+  ["message", "message", MESSAGE_FROM_PROTO],
+  [
+    "statusUpdate",
+    "status-update",
+    { taskId: true, contextId: true, status: statusFromProto, final: true, metadata: true },
+    { final: false },
+  ],
+  [
+    "artifactUpdate",
+    "artifact-update",
+    { taskId: true, contextId: true, artifact: (a) => reshape(a, ARTIFACT_FROM_PROTO), append: true, lastChunk: true, metadata: true },
+  ],
+];
+
+/** A StreamResponse (or SendMessageResponse) -> the bare 0.3 event; one with no known member is handed on. */
+export function streamFromProto(response: unknown): unknown {
+  const entry = isJsonObject(response) ? EVENTS_FROM_PROTO.find(([member]) => Object.hasOwn(response, member)) : undefined;
+  return entry && isJsonObject(response) ? reshape(response[entry[0]], entry[2], { kind: entry[1], ...entry[3] }) : response;
+}
+
+/** The proto's card -> the 0.3 JSON card: security schemes in the `type` form, requirements `{name: [scopes]}` (src/card/from-origin.ts). */
+export function cardFromProto(card: unknown): unknown {
+  if (!isJsonObject(card)) return card;
+  const { securitySchemes: schemes, security, skills } = card;
+  const skill: Convert = (value) =>
+    isJsonObject(value) ? presentFields({ ...value, security: requirementsFrom(value.security, undefined) }) : value;
+  const securitySchemes = isJsonObject(schemes) ? mapValues(schemes, schemeFrom) : schemes;
+  return presentFields({ ...card, securitySchemes, security: requirementsFrom(security, undefined), skills: listOf(skill)(skills) });
+}

@@ -25,7 +25,12 @@ export interface RestInvalid {
 }
 
 /** 1.0 operations whose POST body is the request message (`body: "*"`); CancelTask's may be empty (the SDK client sends none). */
-const BODY_V1: ReadonlySet<Operation> = new Set(["sendMessage", "sendStreamingMessage", "cancelTask", "createPushNotificationConfig"]);
+export const BODY_V1: ReadonlySet<Operation> = new Set([
+  "sendMessage",
+  "sendStreamingMessage",
+  "cancelTask",
+  "createPushNotificationConfig",
+]);
 
 /** Query fields of the 1.0 GET/DELETE request messages besides `tenant` (proto ListTasksRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest). */
 const QUERY_V1: Partial<Record<Operation, string>> = {

@@ -36,7 +36,7 @@ const [NOT_FOUND, FAILED, INVALID, INTERNAL] = ["NOT_FOUND", "FAILED_PRECONDITIO
 /** gRPC status of -32001 ... -32009 in order (spec §5.4; src/a2a/v1.ts A2A_ERRORS, which the tests hold this list to). */
 const A2A_STATUS = [NOT_FOUND, FAILED, FAILED, FAILED, INVALID, INTERNAL, FAILED, FAILED, FAILED];
 /** ErrorInfo reasons of -32001 ... -32009: the bridge's seven and 1.0's two more (spec §9.5). */
-const A2A_REASONS = [...REASONS, "EXTENSION_SUPPORT_REQUIRED", "VERSION_NOT_SUPPORTED"];
+export const A2A_REASONS = [...REASONS, "EXTENSION_SUPPORT_REQUIRED", "VERSION_NOT_SUPPORTED"];
 
 /**
  * JSON-RPC's own errors have no row in §5.4: each takes the google.rpc.Code

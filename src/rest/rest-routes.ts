@@ -52,6 +52,8 @@ const TEMPLATES: readonly (readonly [methods: string, path: string, operation: O
 
 interface CompiledRoute {
   version: RestVersion;
+  /** The template, `/` first: `{name}` for each variable. */
+  path: string;
   methods: string[];
   operation: Operation;
   pattern: RegExp;
@@ -66,6 +68,7 @@ function compile(version: RestVersion, path: string, methods: string, index: Ope
   // A variable is one non-empty segment (`{id=*}`): empty segments and a trailing slash match nothing.
   return {
     version,
+    path: `/${path}`,
     methods: methods.split(" "),
     operation: OPERATIONS[index],
     pattern: new RegExp(`^/${path.replace(VARIABLE, "([^/]+)")}$`),
@@ -118,4 +121,24 @@ export function matchRestRoute(method: string, path: string, version?: RestVersi
     for (const allow of route.methods) allowed.add(allow);
   }
   return allowed.size > 0 ? { methodNotAllowed: [...allowed] } : { notFound: true };
+}
+
+/**
+ * The path of `operation` in `version` for a REST origin (the reverse of
+ * matchRestRoute): the first route's method (GET for subscribe, as the proto
+ * binds it), variables percent-encoded (a `:` too, as @a2a-js/sdk's clients
+ * write them), under `/{tenant}` when a tenant is given; `names`: the
+ * variables it took. Undefined when the version has no route for it or a
+ * variable the route needs is missing.
+ */
+export function restPath(
+  operation: Operation,
+  version: RestVersion,
+  pathParams: PathParams,
+): { method: string; path: string; names: (keyof PathParams)[] } | undefined {
+  const tenanted = pathParams.tenant !== undefined;
+  const route = ROUTES.find((r) => r.version === version && r.operation === operation && r.names.includes("tenant") === tenanted);
+  if (!route?.methods[0] || route.names.some((name) => !pathParams[name])) return undefined;
+  const path = route.path.replace(VARIABLE, (_, name: keyof PathParams) => encodeURIComponent(pathParams[name] ?? ""));
+  return { method: route.methods[0], path, names: route.names };
 }
