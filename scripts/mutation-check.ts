@@ -1163,8 +1163,8 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "rest origin: 0.3 card schemes in the type form",
-    file: "src/rest/proto-v03.ts",
-    from: "mapValues(schemes, schemeFrom)",
+    file: "src/rest/rest-origin.ts",
+    from: "mapValues(schemes, securitySchemeFromV1)",
     to: "schemes",
     tests: [W("rest-origin")],
   },

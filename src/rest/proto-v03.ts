@@ -16,7 +16,6 @@ import type * as v03 from "../a2a/v03";
 import { V1_STATES, V03_STATES } from "../bridge/events";
 import { V1_ROLES, V03_ROLES } from "../bridge/parts";
 import { type Convert, enumMap, type Fields, integer, listOf, reshape } from "../bridge/reshape";
-import { requirementsFrom, schemeFrom } from "../card/from-origin";
 import { isJsonObject, type JsonObject, jsonObject } from "../json";
 
 /** proto TaskState of 0.3 in number order: 1.0's names but CANCELLED. */
@@ -206,14 +205,4 @@ const EVENTS_FROM_PROTO: readonly (readonly [member: string, kind: string, field
 export function streamFromProto(response: unknown): unknown {
   const entry = isJsonObject(response) ? EVENTS_FROM_PROTO.find(([member]) => Object.hasOwn(response, member)) : undefined;
   return entry && isJsonObject(response) ? reshape(response[entry[0]], entry[2], { kind: entry[1], ...entry[3] }) : response;
-}
-
-/** The proto's card -> the 0.3 JSON card: security schemes in the `type` form, requirements `{name: [scopes]}` (src/card/from-origin.ts). */
-export function cardFromProto(card: unknown): unknown {
-  if (!isJsonObject(card)) return card;
-  const { securitySchemes: schemes, security, skills } = card;
-  const skill: Convert = (value) =>
-    isJsonObject(value) ? presentFields({ ...value, security: requirementsFrom(value.security, undefined) }) : value;
-  const securitySchemes = isJsonObject(schemes) ? mapValues(schemes, schemeFrom) : schemes;
-  return presentFields({ ...card, securitySchemes, security: requirementsFrom(security, undefined), skills: listOf(skill)(skills) });
 }

@@ -4,13 +4,14 @@
 // 1.0 path variables from the request message (the rest of it is the body of
 // a `body: "*"` POST, else the query), 0.3 via 1.0's params (the bridge) and
 // its proto's JSON for the two bodies it has.
+import { securityRequirementsV03, securitySchemeFromV1 } from "../a2a/correspondence";
 import { OPERATIONS, type Operation } from "../a2a/operations";
-import { presentFields } from "../a2a/presence";
+import { mapValues, presentFields } from "../a2a/presence";
 import { ERROR_DOMAIN, ERROR_INFO_TYPE } from "../a2a/v1";
 import { METHODS } from "../bridge/params";
-import type { Convert } from "../bridge/reshape";
+import { type Convert, listOf } from "../bridge/reshape";
 import { isJsonObject, type JsonObject, jsonObject } from "../json";
-import { cardFromProto, pushConfigFromProto, pushConfigToProto, sendToProto, streamFromProto, taskFromProto } from "./proto-v03";
+import { pushConfigFromProto, pushConfigToProto, sendToProto, streamFromProto, taskFromProto } from "./proto-v03";
 import { BODY_V1 } from "./rest-request";
 import { A2A_REASONS } from "./rest-response";
 import { type RestVersion, restPath } from "./rest-routes";
@@ -66,6 +67,16 @@ const BODY_V03: Partial<Record<Operation, Convert>> = {
   sendStreamingMessage: sendToProto,
   createPushNotificationConfig: pushConfigToProto,
 };
+
+/** The proto's card -> the 0.3 JSON card: security schemes in the `type` form, requirements `{name: [scopes]}` (src/a2a/correspondence.ts). */
+function cardFromProto(card: unknown): unknown {
+  if (!isJsonObject(card)) return card;
+  const { securitySchemes: schemes, security, skills } = card;
+  const skill: Convert = (value) =>
+    isJsonObject(value) ? presentFields({ ...value, security: securityRequirementsV03(value.security, undefined) }) : value;
+  const securitySchemes = isJsonObject(schemes) ? mapValues(schemes, securitySchemeFromV1) : schemes;
+  return presentFields({ ...card, securitySchemes, security: securityRequirementsV03(security, undefined), skills: listOf(skill)(skills) });
+}
 
 /** 0.3 results from its proto's JSON (the reverse of rest-response.ts PROTO_RESULTS). */
 const JSONRPC_RESULTS: Partial<Record<Operation, Convert>> = {
