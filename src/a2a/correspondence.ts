@@ -2,6 +2,7 @@
 // names, the two security-scheme forms, the two requirement forms. Data and
 // field-level conversions only: translating requests, results, errors and
 // events between versions (issue 12) is built on these tables, beside them.
+import { jsonObject, memberOf } from "../json";
 import { OPERATIONS, type Operation } from "./operations";
 import { mapValues, presentFields } from "./presence";
 import * as v1 from "./v1";
@@ -55,7 +56,7 @@ export function schemeTypeOfV1Member(member: string): v03.SecuritySchemeType | u
 }
 
 /** An API key's place: 0.3 (OpenAPI) calls the member `in`, 1.0 `location`. */
-export const API_KEY_LOCATION = { v03: "in", v1: "location" } as const satisfies {
+const API_KEY_LOCATION = { v03: "in", v1: "location" } as const satisfies {
   v03: keyof v03.ApiKeySecurityScheme;
   v1: keyof v1.ApiKeySecurityScheme;
 };
@@ -101,4 +102,28 @@ export function securitySchemeV03(scheme: OpenApiSecurityScheme): v03.SecuritySc
  */
 export function securityRequirementV1(requirement: v03.SecurityRequirement): v1.SecurityRequirement {
   return { schemes: mapValues(requirement, (scopes) => (scopes.length > 0 ? { list: scopes } : {})) };
+}
+
+// ---- 1.0 -> 0.3, from untrusted JSON (an origin's card, a 0.3 REST body) ----
+
+const nonEmpty = (value: unknown): unknown[] | undefined => (Array.isArray(value) && value.length > 0 ? value : undefined);
+
+/** 1.0 `{schemes: {n: {list}}}` or 0.3 `{n: [scopes]}` -> `{n: [scopes]}`; none, or an empty list, is undefined. */
+export function securityRequirementsV03(v1Requirements: unknown, v03Requirements: unknown): unknown[] | undefined {
+  const fromV1 = nonEmpty(v1Requirements)?.map((requirement) => {
+    const schemes = Object.entries(jsonObject(memberOf<v1.SecurityRequirement>(requirement, "schemes")) ?? {});
+    return Object.fromEntries(schemes.map(([name, scopes]) => [name, nonEmpty(memberOf<v1.StringList>(scopes, "list")) ?? []]));
+  });
+  return fromV1 ?? nonEmpty(v03Requirements);
+}
+
+/** 1.0 wrapper form or 0.3 `type` form -> the `type` form; anything else is handed on. */
+export function securitySchemeFromV1(value: unknown): unknown {
+  const scheme = jsonObject(value);
+  if (!scheme || typeof memberOf<v03.SecurityScheme>(scheme, "type") === "string") return scheme;
+  const [member, body] = Object.entries(scheme)[0] ?? [];
+  const type = member === undefined ? undefined : schemeTypeOfV1Member(member);
+  if (!type) return scheme;
+  const { [API_KEY_LOCATION.v1]: location, ...rest } = jsonObject(body) ?? {};
+  return presentFields({ type, ...rest, ...(type === "apiKey" ? { [API_KEY_LOCATION.v03]: location } : {}) });
 }

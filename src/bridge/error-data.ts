@@ -12,7 +12,7 @@ import { isJsonObject, type JsonObject } from "../json";
  * this list to that table). -32008 and -32009 are 1.0's alone: a 0.3 origin
  * has no way to mean them, and a 0.3 caller gets their ErrorInfo as data.
  */
-const REASONS = [
+export const REASONS = [
   "TASK_NOT_FOUND",
   "TASK_NOT_CANCELABLE",
   "PUSH_NOTIFICATION_NOT_SUPPORTED",

@@ -9,7 +9,7 @@ import { artifactV1, artifactV03, messageV1, messageV03 } from "./parts";
 import { type Convert, enumMap, type Fields, listOf, reshape, unlessEmpty } from "./reshape";
 
 /** proto `TaskState` in number order, and the 0.3 state at the same position. */
-const V1_STATES = [
+export const V1_STATES = [
   "TASK_STATE_UNSPECIFIED",
   "TASK_STATE_SUBMITTED",
   "TASK_STATE_WORKING",
@@ -21,7 +21,17 @@ const V1_STATES = [
   "TASK_STATE_AUTH_REQUIRED",
 ];
 /** 0.3 `unknown` is 1.0's TASK_STATE_UNSPECIFIED ("an unknown or indeterminate state", proto comment). */
-const V03_STATES = ["unknown", "submitted", "working", "completed", "failed", "canceled", "input-required", "rejected", "auth-required"];
+export const V03_STATES = [
+  "unknown",
+  "submitted",
+  "working",
+  "completed",
+  "failed",
+  "canceled",
+  "input-required",
+  "rejected",
+  "auth-required",
+];
 
 /**
  * 1.0 removed `final` (A2A #1308: the stream's end says it); 0.3 requires it,

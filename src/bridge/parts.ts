@@ -7,8 +7,8 @@ import { isJsonObject, type JsonObject } from "../json";
 import { enumMap, type Fields, listOf, reshape } from "./reshape";
 
 /** proto `Role` in number order; ROLE_UNSPECIFIED has no 0.3 counterpart and is handed on as it is. */
-const V1_ROLES = ["ROLE_UNSPECIFIED", "ROLE_USER", "ROLE_AGENT"];
-const V03_ROLES = [undefined, "user", "agent"];
+export const V1_ROLES = ["ROLE_UNSPECIFIED", "ROLE_USER", "ROLE_AGENT"];
+export const V03_ROLES = [undefined, "user", "agent"];
 
 /**
  * The a2a-js, a2a-python and a2a-go compat layers' convention: 0.3 data must be

@@ -5,7 +5,7 @@
 // (which covered the private URLs) are dropped. And the reader that turns an
 // origin's card into a card-source document (passthrough mode).
 
-import { API_KEY_LOCATION, schemeTypeOfV1Member } from "../a2a/correspondence";
+import { securityRequirementsV03, securitySchemeFromV1 } from "../a2a/correspondence";
 import type { HybridAgentCard } from "../a2a/hybrid";
 import { presentFields } from "../a2a/presence";
 import * as v1 from "../a2a/v1";
@@ -109,26 +109,6 @@ const list = (v: unknown): unknown[] | undefined => (Array.isArray(v) && v.lengt
 const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
 const flag = (v: unknown): boolean | undefined => (typeof v === "boolean" ? v : undefined);
 
-/** 1.0 `{schemes: {n: {list}}}` or 0.3 `{n: [scopes]}` -> `{n: [scopes]}`. */
-function requirementsFrom(v1Requirements: unknown, v03Requirements: unknown): unknown[] | undefined {
-  const fromV1 = list(v1Requirements)?.map((requirement) => {
-    const schemes = Object.entries(jsonObject(memberOf<v1.SecurityRequirement>(requirement, "schemes")) ?? {});
-    return Object.fromEntries(schemes.map(([name, scopes]) => [name, list(memberOf<v1.StringList>(scopes, "list")) ?? []]));
-  });
-  return fromV1 ?? list(v03Requirements);
-}
-
-/** 1.0 wrapper form or 0.3 `type` form -> the document's `type` form. */
-function schemeFrom(value: unknown): unknown {
-  const scheme = jsonObject(value);
-  if (!scheme || typeof memberOf<v03.SecurityScheme>(scheme, "type") === "string") return scheme;
-  const [member, body] = Object.entries(scheme)[0] ?? [];
-  const type = member === undefined ? undefined : schemeTypeOfV1Member(member);
-  if (!type) return scheme;
-  const { [API_KEY_LOCATION.v1]: location, ...rest } = jsonObject(body) ?? {};
-  return presentFields({ type, ...rest, ...(type === "apiKey" ? { [API_KEY_LOCATION.v03]: location } : {}) });
-}
-
 export interface OriginCardSource {
   source: CardSource;
   /** `Major.Minor` of the origin's JSON-RPC interfaces, preferred first. */
@@ -173,8 +153,8 @@ function documentFrom(card: JsonObject): JsonObject {
     capabilities: capabilitiesFrom(card),
     defaultInputModes: list(memberOf<v1.AgentCard>(card, "defaultInputModes")),
     defaultOutputModes: list(memberOf<v1.AgentCard>(card, "defaultOutputModes")),
-    securitySchemes: schemes && Object.fromEntries(Object.entries(schemes).map(([name, scheme]) => [name, schemeFrom(scheme)])),
-    security: requirementsFrom(memberOf<v1.AgentCard>(card, "securityRequirements"), memberOf<v03.AgentCard>(card, "security")),
+    securitySchemes: schemes && Object.fromEntries(Object.entries(schemes).map(([name, scheme]) => [name, securitySchemeFromV1(scheme)])),
+    security: securityRequirementsV03(memberOf<v1.AgentCard>(card, "securityRequirements"), memberOf<v03.AgentCard>(card, "security")),
     skills: (list(memberOf<v1.AgentCard>(card, "skills")) ?? []).map(skillFrom),
   });
 }
@@ -210,7 +190,7 @@ function skillFrom(value: unknown): JsonObject {
     examples: list(memberOf<v1.AgentSkill>(skill, "examples")),
     inputModes: list(memberOf<v1.AgentSkill>(skill, "inputModes")),
     outputModes: list(memberOf<v1.AgentSkill>(skill, "outputModes")),
-    security: requirementsFrom(memberOf<v1.AgentSkill>(skill, "securityRequirements"), memberOf<v03.AgentSkill>(skill, "security")),
+    security: securityRequirementsV03(memberOf<v1.AgentSkill>(skill, "securityRequirements"), memberOf<v03.AgentSkill>(skill, "security")),
   });
 }
 

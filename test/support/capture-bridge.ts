@@ -7,92 +7,10 @@
 // everything else the agent writes is fixed.
 //   npm run bridge:fixtures   (rewrites test/fixtures/bridge-sdk.json)
 import { writeFileSync } from "node:fs";
-import { type AgentCard, type Message, type Part, Role, TaskState } from "@a2a-js/sdk";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
-import {
-  AgentEvent,
-  type AgentExecutor,
-  DefaultRequestHandler,
-  type ExecutionEventBus,
-  InMemoryTaskStore,
-  JsonRpcTransportHandler,
-  type RequestContext,
-  ServerCallContext,
-} from "@a2a-js/sdk/server";
+import { DefaultRequestHandler, InMemoryTaskStore, JsonRpcTransportHandler, ServerCallContext } from "@a2a-js/sdk/server";
+import { agentCard, ScenarioExecutor } from "./bridge-agent";
 import { BRIDGE_SCENARIO, type BridgeStep } from "./bridge-scenario";
-
-const AT = "2026-01-02T03:04:05.000Z";
-const none = { metadata: undefined, filename: "", mediaType: "" };
-const text = (value: string): Part => ({ ...none, content: { $case: "text", value } });
-const data = (value: unknown): Part => ({ ...none, content: { $case: "data", value } });
-
-function agentMessage(ctx: RequestContext, messageId: string, parts: Part[]): Message {
-  const { taskId, contextId } = ctx;
-  return { messageId, contextId, taskId, role: Role.ROLE_AGENT, parts, metadata: undefined, extensions: [], referenceTaskIds: [] };
-}
-
-/** "stream": a task through every kind of event; "input": a task that needs input; "message": a bare reply. */
-class ScenarioExecutor implements AgentExecutor {
-  cancelTask = async (): Promise<void> => {};
-
-  execute = async (ctx: RequestContext, bus: ExecutionEventBus): Promise<void> => {
-    const { taskId, contextId, userMessage } = ctx;
-    const word = userMessage.parts[0]?.content?.$case === "text" ? userMessage.parts[0].content.value : "";
-    if (word === "message") {
-      bus.publish(AgentEvent.message({ ...agentMessage(ctx, "msg-agent-reply", [text("a reply, no task")]), taskId: "" }));
-      return;
-    }
-    const status = (state: TaskState, message?: Message) =>
-      AgentEvent.statusUpdate({ taskId, contextId, status: { state, message, timestamp: AT }, metadata: undefined });
-    const task = { id: taskId, contextId, artifacts: [], history: [userMessage], metadata: { origin: "sdk" } };
-    bus.publish(AgentEvent.task({ ...task, status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: AT } }));
-    if (word === "input") {
-      bus.publish(status(TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(ctx, "msg-agent-ask", [text("which one?")])));
-      return;
-    }
-    bus.publish(status(TaskState.TASK_STATE_WORKING, agentMessage(ctx, "msg-agent-working", [text("working"), data([1, 2, 3])])));
-    const artifact = { artifactId: "artifact-1", name: "result", description: "The result.", metadata: undefined, extensions: [] };
-    const chunk = { taskId, contextId, metadata: { chunk: 1 } };
-    const file = { metadata: undefined, filename: "report.pdf", mediaType: "application/pdf" };
-    bus.publish(
-      AgentEvent.artifactUpdate({
-        ...chunk,
-        artifact: {
-          ...artifact,
-          parts: [text("part one"), { ...file, content: { $case: "url", value: "https://files.example.com/r.pdf" } }],
-        },
-        append: false,
-        lastChunk: false,
-      }),
-    );
-    bus.publish(
-      AgentEvent.artifactUpdate({
-        ...chunk,
-        artifact: { ...artifact, parts: [{ ...file, content: { $case: "raw", value: Buffer.from("%PDF-1.7") } }, data({ total: 2 })] },
-        append: true,
-        lastChunk: true,
-      }),
-    );
-    bus.publish(status(TaskState.TASK_STATE_COMPLETED, agentMessage(ctx, "msg-agent-done", [text("done")])));
-  };
-}
-
-function agentCard(): AgentCard {
-  return {
-    name: "Bridge Scenario Agent",
-    description: "Answers the bridge scenario.",
-    supportedInterfaces: [{ url: "http://127.0.0.1/", protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" }],
-    provider: undefined,
-    version: "1.0.0",
-    capabilities: { streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: false },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ["text/plain"],
-    defaultOutputModes: ["text/plain"],
-    skills: [],
-    signatures: [],
-  };
-}
 
 type Handler = { handle(body: unknown, context: ServerCallContext): Promise<unknown> };
 type ErrorMapper = (error: unknown) => unknown;
