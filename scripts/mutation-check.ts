@@ -532,8 +532,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "bridge: task states",
     file: "src/bridge/events.ts",
-    from: '"input-required", "rejected", "auth-required"];',
-    to: '"rejected", "input-required", "auth-required"];',
+    from: '  "input-required",\n  "rejected",\n  "auth-required",\n];',
+    to: '  "rejected",\n  "input-required",\n  "auth-required",\n];',
     tests: [W("bridge-events")],
   },
   {
@@ -906,8 +906,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "rest: 1.0 POST bodies are the request",
     file: "src/rest/rest-request.ts",
-    from: '"cancelTask", "createPushNotificationConfig"]',
-    to: '"cancelTask"]',
+    from: '  "cancelTask",\n  "createPushNotificationConfig",\n]);',
+    to: '  "cancelTask",\n]);',
     tests: [W("rest-request"), W("rest-sdk")],
   },
   {
