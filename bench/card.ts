@@ -1,7 +1,7 @@
 // npm run bench:card — the card worker (built bundle, bundled skills.json, empty
 // KV) against a trivial worker that returns the same bytes as a static JSON
 // response, both in workerd via Miniflare, same autocannon load, side by side.
-// Goal: ratio >= 0.9, bundle gzip <= 64 KiB.
+// Goal: ratio >= 0.9, bundle gzip <= 72 KiB (64 until the REST binding, issue 13).
 import { type Cli, cli } from "../scripts/usage";
 import { buildBundle, runBench, serve, serveBundle } from "./lib";
 import { BENCH_KNOBS_USAGE, benchKnobs, load, printTable, sideBySide } from "./measure";
@@ -52,7 +52,7 @@ export default { fetch() { return new Response(body, { headers: { "content-type"
   console.log(
     `signed/unsigned req/s ratio: ${(rps("card worker (hybrid, signed)") / rps("card worker (hybrid)")).toFixed(3)} (goal >= 0.9)`,
   );
-  console.log(`bundle: ${(bundle.bytes / 1024).toFixed(1)} KiB, gzip ${(bundle.gzipBytes / 1024).toFixed(1)} KiB (goal <= 64 KiB)`);
+  console.log(`bundle: ${(bundle.bytes / 1024).toFixed(1)} KiB, gzip ${(bundle.gzipBytes / 1024).toFixed(1)} KiB (goal <= 72 KiB)`);
   console.log(`card body: ${body.length} bytes unsigned, ${signedBody.length} bytes signed`);
   return 0;
 });

@@ -1,22 +1,22 @@
 // Every route of the worker, in one table, built once per configuration (the
 // RPC and admin paths are configured). Read top to bottom: the card, the page,
 // the JWKS, the JSON-RPC endpoint, the admin API, then the fallbacks.
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { cors } from "hono/cors";
-import { secureHeaders } from "hono/secure-headers";
 // hono/tiny (PatternRouter): 2.4 KiB gzip less than the default SmartRouter (62.9 -> 60.5 KiB); the card GET and
 // the JSON-RPC POST are answered before the router (app.ts), so its matching speed is off the hot path.
 import { Hono } from "hono/tiny";
 import { getPath } from "hono/utils/url";
 import { createAdminApp } from "./admin/admin-api";
 import { CARD_CORS_ORIGIN, CARD_METHODS } from "./card/card-headers";
-import { cardResponse, pageResponse, wantsHtml } from "./card/card-routes";
+import { cardResponse, pageResponse } from "./card/card-routes";
 import { CARD_PATH, LEGACY_CARD_PATH } from "./card/variant";
 import { EdgeError, isFailure } from "./errors/failures";
 import { httpFailureResponse, renderError } from "./errors/responses";
 import { admitRequest, type EdgeRequest } from "./http/edge-request";
 import { routedTarget, withoutPrefix } from "./http/request-target";
 import { handleRpc } from "./rpc/pipeline";
+import { handleRest } from "./rpc/rest-handler";
 import { RPC_METHODS, rpcCorsOptions, rpcPaths } from "./rpc/rpc-cors";
 import type { Runtime } from "./runtime";
 import { JWKS_PATH } from "./sign/card-signer";
@@ -40,26 +40,19 @@ const methodNotAllowed = (allow: string[]) => () => {
   throw new EdgeError("METHOD_NOT_ALLOWED", undefined, { headers: { allow: allow.join(", ") } });
 };
 
-/** The page: no script at all (the CSP forbids any), styles inline, images from https only. */
-const pageSecurity = secureHeaders({
-  contentSecurityPolicy: {
-    defaultSrc: ["'none'"],
-    styleSrc: ["'unsafe-inline'"],
-    imgSrc: ["https:", "data:"],
-    baseUri: ["'none'"],
-    formAction: ["'none'"],
-    frameAncestors: ["'none'"],
-  },
-  referrerPolicy: "no-referrer",
-});
-const pageSecurityFor: MiddlewareHandler<AppEnv> = (c, next) => (wantsHtml(c.req.raw) ? pageSecurity(c, next) : next());
-
 /** The JWKS: the card signing key (with the keys of a rotation), and the key that signs A2A-Caller-Assertion. */
 async function publishedKeys(runtime: Runtime): Promise<{ keys: PublicJwk[] }> {
   const keys = runtime.signer ? (await runtime.signer.jwks()).keys : [];
   const assertionKey = runtime.config.assertionKey;
   if (assertionKey && !keys.some((key) => key.kid === assertionKey.kid)) keys.push(publicJwk(assertionKey));
   return { keys };
+}
+
+/** The HTTP+JSON binding under REST_PATH: every A2A REST route of both versions (rpc/rest-handler.ts), CORS as for JSON-RPC. */
+function mountRest(app: Hono<AppEnv>, runtime: Runtime, restPath: string): void {
+  const under = `${restPath === "/" ? "" : restPath}/*`;
+  app.use(under, cors({ ...rpcCorsOptions(runtime.config), allowMethods: ["GET", "POST", "DELETE", "OPTIONS"] }));
+  app.all(under, (c) => handleRest(edgeOf(c, runtime), restPath));
 }
 
 export function createRoutes(runtime: Runtime): Hono<AppEnv> {
@@ -76,8 +69,8 @@ export function createRoutes(runtime: Runtime): Hono<AppEnv> {
     allowHeaders: ["A2A-Version", "If-None-Match"],
     maxAge: ONE_DAY,
   });
-  for (const path of CARD_PATHS) app.use(path, cardCors, pageSecurityFor);
-  app.get("/", pageSecurity, (c) => pageResponse(edgeOf(c, runtime)));
+  for (const path of CARD_PATHS) app.use(path, cardCors);
+  app.get("/", (c) => pageResponse(edgeOf(c, runtime)));
   app.get(CARD_PATH, (c) => cardResponse(edgeOf(c, runtime)));
   app.get(LEGACY_CARD_PATH, (c) => cardResponse(edgeOf(c, runtime)));
   app.on(["PUT", "POST", "PATCH", "DELETE"], CARD_PATHS, methodNotAllowed(CARD_METHODS));
@@ -103,6 +96,8 @@ export function createRoutes(runtime: Runtime): Hono<AppEnv> {
   }
   // GET stays the page at `/` (404 elsewhere); other writes get 405.
   app.on(["PUT", "PATCH", "DELETE"], paths, methodNotAllowed(RPC_METHODS));
+
+  if (runtime.config.restPath !== undefined) mountRest(app, runtime, runtime.config.restPath);
 
   // The admin API, only with ADMIN_TOKEN (otherwise its paths are unknown).
   if (runtime.config.adminToken) app.route(adminPath, createAdminApp(runtime));

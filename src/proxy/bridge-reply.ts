@@ -35,17 +35,26 @@ export async function translatedJson(
   return read.ok ? translatedEnvelope(new TextDecoder().decode(read.bytes), bridge) : undefined;
 }
 
-/** One SSE event block: its `data:` lines joined (HTML SSE §9.2.6), translated, written back as one `data:` line. */
-function translatedEvent(block: string, bridge: BridgedCall): string {
+/** A whole event block (its lines, no blank line) from the event's data (its `data:` lines joined, HTML SSE §9.2.6). */
+type EventMapper = (data: string, otherLines: string[]) => string;
+
+function mappedEvent(block: string, map: EventMapper): string {
   const lines = block.split(/\r?\n/);
   const data = lines.filter((line) => line.startsWith("data:")).map((line) => line.slice(line.startsWith("data: ") ? 6 : 5));
   if (data.length === 0) return block;
-  const rest = lines.filter((line) => !line.startsWith("data:"));
-  return [...rest, `data: ${translatedEnvelope(data.join("\n"), bridge)}`].join("\n");
+  return map(
+    data.join("\n"),
+    lines.filter((line) => !line.startsWith("data:")),
+  );
 }
 
 /** The origin's SSE stream, each complete event translated as it arrives; a trailing partial event passes as it came. */
 export function translatedStream(origin: ReadableStream<Uint8Array>, bridge: BridgedCall): ReadableStream<Uint8Array> {
+  return mapSseData(origin, (data, other) => [...other, `data: ${translatedEnvelope(data, bridge)}`].join("\n"));
+}
+
+/** Each complete SSE event of a stream rewritten from its data as it arrives (a trailing partial event passes as it came). */
+export function mapSseData(origin: ReadableStream<Uint8Array>, map: EventMapper): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let pending = "";
@@ -57,7 +66,7 @@ export function translatedStream(origin: ReadableStream<Uint8Array>, bridge: Bri
         while (match) {
           const block = pending.slice(0, match.index);
           pending = pending.slice(match.index + match[0].length);
-          controller.enqueue(encoder.encode(`${translatedEvent(block, bridge)}\n\n`));
+          controller.enqueue(encoder.encode(`${mappedEvent(block, map)}\n\n`));
           match = EVENT_END.exec(pending);
         }
       },

@@ -26,21 +26,16 @@ import { requestVersion, unservedVersion } from "./version";
 /** A call the edge admitted, with the A2A version it was checked as (`Major.Minor`), translated if the origin needs it. */
 export type AdmittedCall = RpcCall & { version: string; bridge?: BridgedCall };
 
-/** Stages 1-3: the call as the edge admits it, or why not (with the id, once it could be read). */
-async function admitCall(edge: EdgeRequest): Promise<AdmittedCall | { id: RpcId; failure: Failure }> {
-  const { config, cards } = edge.runtime;
+/** Stages 1-3: the call as read and validated, with its A2A version, or why not (with the id, once it could be read). */
+async function admitCall(edge: EdgeRequest): Promise<(RpcCall & { version: string }) | { id: RpcId; failure: Failure }> {
+  const { config } = edge.runtime;
   const body = await readRpcBody(edge.request, config);
   if (isFailure(body)) return { id: null, failure: body };
   const validated = validateRpcRequest(body, config.methodAllowlist);
   if (!validated.ok) return validated;
   const { call } = validated;
   const versionHeader = edge.request.headers.get("a2a-version") ?? searchParam(edge.target, "A2A-Version");
-  const version = requestVersion(versionHeader, call.method);
-  const unserved = unservedVersion(version, cards.servedVersions());
-  if (unserved) return { id: call.id, failure: unserved };
-  const bridge = bridgeCall(call, version, cards.originVersions());
-  if (isFailure(bridge)) return { id: call.id, failure: bridge };
-  return bridge ? { ...call, version, bridge } : { ...call, version };
+  return { ...call, version: requestVersion(versionHeader, call.method) };
 }
 
 /** Stages 4-5: the caller the card's schemes identify (or none), within its rate limit. */
@@ -86,13 +81,23 @@ async function forward(edge: EdgeRequest, call: AdmittedCall, caller: Caller | u
   return transformReply(edge, call, route, classified);
 }
 
+/** Stages 3b-9 for a call read and validated (JSON-RPC here, a REST call translated by rest/rest-handler.ts). */
+export async function runCall(edge: EdgeRequest, call: RpcCall, version: string): Promise<Response | Failure> {
+  const unserved = unservedVersion(version, edge.runtime.cards.servedVersions());
+  if (unserved) return unserved;
+  const bridge = bridgeCall(call, version, edge.runtime.cards.originVersions());
+  if (isFailure(bridge)) return bridge;
+  const admitted: AdmittedCall = bridge ? { ...call, version, bridge } : { ...call, version };
+  const caller = await admitCaller(edge, admitted);
+  if (isFailure(caller)) return caller;
+  const route = await resolveOrigin(edge, call.method);
+  if (isFailure(route)) return route;
+  return forward(edge, admitted, caller, route);
+}
+
 export async function handleRpc(edge: EdgeRequest): Promise<Response> {
   const call = await admitCall(edge);
   if ("failure" in call) return rpcFailureResponse(call.failure, call.id);
-  const caller = await admitCaller(edge, call);
-  if (isFailure(caller)) return rpcFailureResponse(caller, call.id);
-  const route = await resolveOrigin(edge, call.method);
-  if (isFailure(route)) return rpcFailureResponse(route, call.id);
-  const answer = await forward(edge, call, caller, route);
+  const answer = await runCall(edge, call, call.version);
   return isFailure(answer) ? rpcFailureResponse(answer, call.id) : answer;
 }

@@ -9,13 +9,18 @@ function mediaType(contentType: string | null): string {
   return contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
-export async function readRpcBody(request: Request, config: Pick<Config, "maxBodyBytes" | "bodyTimeoutMs">): Promise<Uint8Array | Failure> {
+export async function readRpcBody(
+  request: Request,
+  config: Pick<Config, "maxBodyBytes" | "bodyTimeoutMs">,
+  /** REST (HTTP+JSON) takes application/a2a+json too (A2A 1.0 §14.1). */
+  mediaTypes: readonly string[] = ["application/json"],
+): Promise<Uint8Array | Failure> {
   const tooLarge = () => failure("PAYLOAD_TOO_LARGE", `body larger than ${config.maxBodyBytes} bytes`);
   // A declared length over the cap is refused before reading anything; every body is still counted as it arrives.
   if (Number(request.headers.get("content-length") ?? "0") > config.maxBodyBytes) return tooLarge();
   // A2A 0.3 §3.2.1, 1.0 §9.1: JSON-RPC requests are application/json.
-  if (mediaType(request.headers.get("content-type")) !== "application/json") {
-    return failure("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be application/json");
+  if (!mediaTypes.includes(mediaType(request.headers.get("content-type")))) {
+    return failure("UNSUPPORTED_MEDIA_TYPE", `Content-Type must be ${mediaTypes.join(" or ")}`);
   }
   const read = await readRequestBody(request, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs });
   if (read.ok) return read.bytes;

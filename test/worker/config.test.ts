@@ -10,6 +10,8 @@ describe("parseConfig", () => {
         trustForwardedHeaders: false,
         cardCompat: "hybrid",
         rpcPath: "/",
+        restPath: undefined,
+        preferredBinding: "jsonrpc",
         protocolVersions: ["1.0", "0.3"],
         skillAllowlist: undefined,
         cardMaxAge: 300,

@@ -1,0 +1,76 @@
+// The HTTP+JSON (REST) binding at REST_PATH (issue 13): a REST call is matched
+// (src/rest, pure), read and checked like a JSON-RPC body (MAX_BODY_BYTES,
+// BODY_TIMEOUT_MS, application/json or application/a2a+json), made the JSON-RPC
+// call of its version and run through the same stages (version bridge,
+// authentication, rate limit, origin, failover); the JSON-RPC answer becomes
+// the REST answer (status, google.rpc.Status errors, SSE events).
+import { FAILURES, type Failure, failure, isFailure } from "../errors/failures";
+import { httpFailureResponse, rpcErrorBody } from "../errors/responses";
+import type { EdgeRequest } from "../http/edge-request";
+import { mapSseData } from "../proxy/bridge-reply";
+import { jsonRpcEventToRestEvent, jsonRpcToRestResponse, matchRestRoute, type RestRoute, restToJsonRpc } from "../rest";
+import { runCall } from "./pipeline";
+import { readRpcBody } from "./read-body";
+
+const REST_TYPES = ["application/json", "application/a2a+json"];
+const encoder = new TextEncoder();
+
+/** The route, or the 404/405 of an unknown path or method. */
+function matched(edge: EdgeRequest, restPath: string): RestRoute | Failure {
+  const path = edge.target.pathname.slice(restPath === "/" ? 0 : restPath.length) || "/";
+  const match = matchRestRoute(edge.request.method, path);
+  if ("notFound" in match) return failure("NOT_FOUND", "no such A2A REST route");
+  if ("methodNotAllowed" in match)
+    return failure("METHOD_NOT_ALLOWED", undefined, { headers: { allow: match.methodNotAllowed.join(", ") } });
+  return match;
+}
+
+/** The request's JSON body (none for GET and DELETE, or an empty POST such as CancelTask's). */
+async function bodyOf(edge: EdgeRequest): Promise<unknown | Failure> {
+  const { request } = edge;
+  if (request.method !== "POST" || request.headers.get("content-length") === "0") return undefined;
+  const bytes = await readRpcBody(request, edge.runtime.config, REST_TYPES);
+  if (isFailure(bytes) || bytes.length === 0) return isFailure(bytes) ? bytes : undefined;
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
+  } catch {
+    return failure("BAD_REQUEST", "the body is not UTF-8 JSON");
+  }
+}
+
+/** The JSON-RPC answer as the REST client's: a status and a body, or each SSE event in the REST form. */
+async function restAnswer(route: RestRoute, answer: Response): Promise<Response> {
+  const headers = new Headers(answer.headers);
+  if (headers.get("content-type")?.startsWith("text/event-stream") && answer.body) {
+    const events = mapSseData(answer.body, (data) => jsonRpcEventToRestEvent(route.version, parsed(data)));
+    return new Response(events, { status: answer.status, headers });
+  }
+  const rest = jsonRpcToRestResponse(route.operation, route.version, await answer.json());
+  headers.set("content-type", "application/json");
+  return new Response(rest.body === undefined ? null : JSON.stringify(rest.body), { status: rest.status, headers });
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function handleRest(edge: EdgeRequest, restPath: string): Promise<Response> {
+  const route = matched(edge, restPath);
+  if (isFailure(route)) return httpFailureResponse(route);
+  const body = await bodyOf(edge);
+  if (isFailure(body)) return httpFailureResponse(body);
+  const call = restToJsonRpc(route, new URLSearchParams(edge.target.search), body);
+  if ("invalid" in call) return httpFailureResponse(failure("BAD_REQUEST", call.invalid));
+  const envelope = call.params === undefined ? { jsonrpc: "2.0", id: 1, method: call.method } : { jsonrpc: "2.0", id: 1, ...call };
+  const rpc = { id: 1, method: call.method, params: call.params, bytes: encoder.encode(JSON.stringify(envelope)) };
+  const answer = await runCall(edge, rpc, route.version);
+  if (!isFailure(answer)) return restAnswer(route, answer);
+  // A failure with an HTTP status of its own (401, 429, 502, ...) keeps it; a JSON-RPC error (-32009, -32601) maps as the origin's would.
+  if (FAILURES[answer.reason].status !== 200) return httpFailureResponse(answer);
+  const rest = jsonRpcToRestResponse(route.operation, route.version, JSON.parse(rpcErrorBody(1, answer)));
+  return new Response(JSON.stringify(rest.body), { status: rest.status, headers: { "content-type": "application/json" } });
+}
