@@ -36,6 +36,12 @@ describe("the REST binding in the card", () => {
     expect(JSON.stringify(await card({}, "1.0"))).not.toContain("HTTP+JSON");
   });
 
+  it("shows every interface with its binding on the page", async () => {
+    const html = await (await call(`${HOST}/`, { headers: { accept: "text/html" } }, makeEnv({ REST_PATH: "/rest" }))).text();
+    expect(html.match(/HTTP\+JSON/g)?.length).toBe(2); // one row per served version
+    expect(html).toContain(`${HOST}/rest`);
+  });
+
   it("refuses a REST_PATH that overlaps the other paths, naming it", async () => {
     for (const REST_PATH of ["/", "/.well-known/rest", "/_admin/rest"]) {
       const response = await call(`${HOST}/.well-known/agent-card.json`, {}, makeEnv({ REST_PATH, ADMIN_TOKEN: "x".repeat(32) }));
