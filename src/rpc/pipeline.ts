@@ -68,6 +68,9 @@ async function forward(edge: EdgeRequest, call: AdmittedCall, caller: Caller | u
     clientIp: edge.request.headers.get("cf-connecting-ip") ?? undefined,
     consumed,
   });
+  // The body is a JSON-RPC request, application/json: a REST call's own type (none on a GET, or application/a2a+json) is not the origin's.
+  if (headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() !== "application/json")
+    headers.set("content-type", "application/json");
   // The origin runs the version the edge checked (or translated to): a call without the header (the @a2a-js/sdk
   // 1.3 client's GetExtendedAgentCard) was admitted by its method's generation, which an origin would read as 0.3 (§3.6).
   if (call.bridge) headers.set("a2a-version", call.bridge.originVersion);

@@ -29,6 +29,15 @@ describe("REST calls to a JSON-RPC origin", () => {
     expect(origin.requests[0]!.headers.get("a2a-version")).toBe("1.0");
   });
 
+  it("the origin gets its JSON-RPC body as application/json, whatever the REST call's type (none on a GET, application/a2a+json)", async () => {
+    const origin = answering();
+    await callVia(origin, `${HOST}/rest/tasks/t1`, {}, env());
+    const message = { messageId: "m1", role: "ROLE_USER", parts: [{ text: "hi" }] };
+    const init = { method: "POST", headers: { "content-type": "application/a2a+json" }, body: JSON.stringify({ message }) };
+    await callVia(origin, `${HOST}/rest/message:send`, init, env());
+    expect(origin.requests.map((request) => request.headers.get("content-type"))).toEqual(["application/json", "application/json"]);
+  });
+
   it("GET /tasks/{id} with a tenant, and a 0.3 GET /v1/tasks/{id} whose error becomes a 404", async () => {
     const origin = answering();
     const got = await callVia(origin, `${HOST}/rest/acme/tasks/t1?historyLength=2`, {}, env());
