@@ -45,9 +45,13 @@ export async function publicExtendedCard(
     return failure("ORIGIN_INVALID_RESPONSE", "origin agent returned an unreadable card");
   }
   const card = body.result;
-  const read = bridge && card !== undefined ? sourceFromCard(card) : undefined;
-  if (bridge && read?.ok) {
-    const built = await edge.runtime.cards.card(read.value.source, edge.base, bridge.client === "1.0" ? "v1" : "v0.3");
+  // Rebuilt like the public card (every served binding and version) when the caller's version or the edge's
+  // bindings differ from what the origin's card can say: a bridged call, or a REST binding the origin lacks.
+  const rebuildAs =
+    bridge?.client ?? (edge.runtime.config.restPath === undefined ? undefined : method === "GetExtendedAgentCard" ? "1.0" : "0.3");
+  const read = rebuildAs && card !== undefined ? sourceFromCard(card) : undefined;
+  if (rebuildAs && read?.ok) {
+    const built = await edge.runtime.cards.card(read.value.source, edge.base, rebuildAs === "1.0" ? "v1" : "v0.3");
     body.result = built.card;
   } else if (card && typeof card === "object" && !Array.isArray(card)) {
     const { config, signer } = edge.runtime;

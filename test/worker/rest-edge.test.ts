@@ -75,7 +75,17 @@ describe("REST calls to a JSON-RPC origin", () => {
   });
 
   it("authenticates REST callers as JSON-RPC ones: 401 with the challenge, the extended card only to a caller", async () => {
-    const origin = fakeOrigin(async () => Response.json({ jsonrpc: "2.0", id: 1, result: { name: "Keyed Agent" } }));
+    const extended = {
+      name: "Keyed Agent",
+      description: "Behind the edge.",
+      version: "1.0.0",
+      supportedInterfaces: [{ url: "http://10.0.0.9/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+      capabilities: { extendedAgentCard: true },
+      defaultInputModes: ["text/plain"],
+      defaultOutputModes: ["text/plain"],
+      skills: [{ id: "secret", name: "Secret", description: "Only for callers.", tags: ["x"] }],
+    };
+    const origin = fakeOrigin(async () => Response.json({ jsonrpc: "2.0", id: 1, result: extended }));
     const caller = await apiKeyCaller();
     const workerEnv = env({ EDGE_AUTH: "enforce", ...caller.env });
     const anonymous = await callVia(origin, `${HOST}/rest/extendedAgentCard`, {}, workerEnv);
@@ -84,6 +94,9 @@ describe("REST calls to a JSON-RPC origin", () => {
     expect(origin.requests).toHaveLength(0);
     const keyed = await callVia(origin, `${HOST}/rest/extendedAgentCard`, { headers: caller.headers }, workerEnv);
     expect(keyed.status).toBe(200);
+    // Rebuilt like the public card: the REST binding the origin does not have is listed too.
+    const bindings = ((await keyed.json()) as { supportedInterfaces: { protocolBinding: string; url: string }[] }).supportedInterfaces;
+    expect(bindings.map((i) => `${i.protocolBinding} ${i.url}`)).toContain(`HTTP+JSON ${HOST}/rest`);
     expect(sent(origin)[0]).toMatchObject({ method: "GetExtendedAgentCard" });
   });
 
