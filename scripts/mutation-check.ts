@@ -771,8 +771,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "bridge e2e: the extended card rebuilt in the caller's version",
     file: "src/proxy/extended-card.ts",
-    from: 'bridge.client === "1.0" ? "v1" : "v0.3"',
-    to: 'bridge.origin === "1.0" ? "v1" : "v0.3"',
+    from: "    bridge?.client ?? (edge.runtime.config.restPath",
+    to: "    bridge?.origin ?? (edge.runtime.config.restPath",
     tests: [N("e2e-bridge")],
   },
   // ---- REST binding (issue 13): what each decision of src/rest/ is guarded by ----
