@@ -51,6 +51,8 @@ export const BUFFERING_PASSTHROUGH = `export default { async fetch(request, env)
 const FIXED_REPLIES = {
   "1.0": '{"jsonrpc":"2.0","id":1,"result":{"message":{"messageId":"m","role":"ROLE_AGENT","parts":[{"text":"ok"}]}}}',
   "0.3": '{"jsonrpc":"2.0","id":1,"result":{"kind":"message","messageId":"m","role":"agent","parts":[{"kind":"text","text":"ok"}]}}',
+  /** A REST origin's answer to POST /message:send (A2A 1.0 §11: the SendMessageResponse itself). */
+  rest: '{"message":{"messageId":"m","role":"ROLE_AGENT","parts":[{"text":"ok"}]}}',
 } as const;
 
 /** A fixed JSON-RPC reply (a 1.0 one unless told): isolates the worker's cost from any origin's. */

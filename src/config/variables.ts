@@ -61,6 +61,9 @@ export const VARIABLES = {
   CARD_SOURCE: variable("cardSource", oneOf(["document", "origin"]), "document"),
   // Unset: derived from ORIGIN_URL (see withDerivedDefaults).
   ORIGIN_CARD_URL: variable("originCardUrl", originUrl),
+  // jsonrpc: the origin's JSON-RPC endpoint (ORIGIN_URL); http+json: its REST binding at ORIGIN_REST_URL.
+  ORIGIN_BINDING: variable("originBinding", oneOf(["jsonrpc", "http+json"]), "jsonrpc"),
+  ORIGIN_REST_URL: variable("originRestUrl", originUrl),
   ORIGIN_CARD_TTL: variable("originCardTtl", wholeNumber(1, ONE_DAY), 60),
 
   // ---- signing ----
@@ -121,6 +124,9 @@ function crossFieldRules(v: Values, ctx: z.core.$RefinementCtx<Values>): void {
   }
   if (v.AUTH_JWT_ISSUER === undefined && v.AUTH_JWT_JWKS_URL !== undefined) {
     problem("AUTH_JWT_JWKS_URL", "needs AUTH_JWT_ISSUER (tokens of another issuer must be refused)");
+  }
+  if (v.ORIGIN_BINDING === "http+json" && v.ORIGIN_REST_URL === undefined) {
+    problem("ORIGIN_BINDING", "http+json needs ORIGIN_REST_URL (the base URL of the origin's REST binding)");
   }
   if (v.CARD_SOURCE === "origin" && v.ORIGIN_URL === undefined && v.ORIGIN_CARD_URL === undefined) {
     problem("CARD_SOURCE", "origin needs ORIGIN_URL or ORIGIN_CARD_URL");

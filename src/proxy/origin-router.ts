@@ -39,9 +39,11 @@ function hostsOf(origins: readonly string[]): string[] {
  * Ordered candidates: the region map's entry for the colo, else for the
  * continent, then ORIGIN_URL as the last resort.
  */
-function originCandidates(config: Pick<Config, "originRegions" | "originUrl">, where: RequestLocation): string[] {
+function originCandidates(config: Pick<Config, "originRegions" | "originUrl" | "originRestUrl">, where: RequestLocation): string[] {
   const regional = (where.colo && config.originRegions[where.colo]) || (where.continent && config.originRegions[where.continent]) || [];
-  const all = config.originUrl ? [...regional, config.originUrl] : [...regional];
+  // A REST origin (ORIGIN_REST_URL) is a configured origin too: the call goes there (proxy/rest-origin-call.ts).
+  const last = config.originUrl ?? config.originRestUrl;
+  const all = last ? [...regional, last] : [...regional];
   return [...new Set(all)];
 }
 
@@ -64,7 +66,7 @@ export class OriginRouter {
     private readonly binding: Fetcher | undefined,
     private readonly fetchImpl: FetchLike,
   ) {
-    const configured = [config.originUrl, config.originCardUrl, ...Object.values(config.originRegions).flat()];
+    const configured = [config.originUrl, config.originCardUrl, config.originRestUrl, ...Object.values(config.originRegions).flat()];
     this.privateOrigins = originsOf(configured);
     this.#privateHosts = hostsOf(this.privateOrigins);
   }

@@ -49,13 +49,21 @@ export async function sendWithFailover(
   body: Uint8Array,
   method: string,
   search: string,
+  /** A REST origin's call (proxy/rest-origin-call.ts): its own HTTP method, no body on a GET or DELETE. */
+  httpMethod = "POST",
 ): Promise<OriginReply | Failure> {
   const { originTimeoutMs } = edge.runtime.config;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), originTimeoutMs);
   });
-  const attempts = firstAnswer(edge, route, { method: "POST", headers, body, redirect: "manual" }, method, search);
+  const init = {
+    method: httpMethod,
+    headers,
+    body: httpMethod === "GET" || httpMethod === "DELETE" ? null : body,
+    redirect: "manual" as const,
+  };
+  const attempts = firstAnswer(edge, route, init, method, search);
   try {
     const reply = await Promise.race([attempts, deadline]);
     if (reply !== TIMED_OUT) return reply;

@@ -14,6 +14,7 @@ export interface BridgedCall {
   /** The version the origin is told (A2A-Version) and the method it receives. */
   originVersion: string;
   originMethod: string;
+  originParams: unknown;
   /** The translated request, as sent. */
   bytes: Uint8Array;
 }
@@ -36,5 +37,5 @@ export function bridgeCall(call: RpcCall, version: string, originVersions: reado
   if ("unsupported" in translated) return failure("METHOD_NOT_FOUND", `${call.method} has no counterpart in A2A ${originVersion}`);
   const { method, params } = translated;
   const envelope = params === undefined ? { jsonrpc: "2.0", id: call.id, method } : { jsonrpc: "2.0", id: call.id, method, params };
-  return { client, origin, originVersion, originMethod: method, bytes: encoder.encode(JSON.stringify(envelope)) };
+  return { client, origin, originVersion, originMethod: method, originParams: params, bytes: encoder.encode(JSON.stringify(envelope)) };
 }

@@ -15,6 +15,7 @@ import { log } from "../log";
 import { classifyReply } from "../proxy/classify";
 import { callerHeaders, clientQuery, originRequestHeaders } from "../proxy/forwarding-headers";
 import type { OriginRoute } from "../proxy/origin-router";
+import { type OriginCall, sendToRestOrigin } from "../proxy/rest-origin-call";
 import { sendWithFailover } from "../proxy/send";
 import { transformReply } from "../proxy/transform";
 import { authenticate, withinRateLimit } from "./authenticate";
@@ -58,6 +59,14 @@ async function resolveOrigin(edge: EdgeRequest, method: string): Promise<OriginR
   return failure("ORIGIN_NOT_CONFIGURED", "no origin agent is configured");
 }
 
+/** The call as the origin receives it: translated into its version when bridged. */
+function originCall(call: AdmittedCall): OriginCall {
+  const { bridge } = call;
+  return bridge
+    ? { id: call.id, method: bridge.originMethod, params: bridge.originParams, version: bridge.originVersion }
+    : { id: call.id, method: call.method, params: call.params, version: call.version };
+}
+
 /** Stages 7-9: the origin's answer, made the client's. */
 async function forward(edge: EdgeRequest, call: AdmittedCall, caller: Caller | undefined, route: OriginRoute): Promise<Response | Failure> {
   const { config } = edge.runtime;
@@ -77,7 +86,10 @@ async function forward(edge: EdgeRequest, call: AdmittedCall, caller: Caller | u
   else if (!headers.has("a2a-version")) headers.set("a2a-version", call.version);
   if (caller) await callerHeaders(headers, edge, caller, route);
   const bytes = call.bridge?.bytes ?? call.bytes;
-  const reply = await sendWithFailover(edge, route, headers, bytes, call.method, clientQuery(edge.target.search, consumed));
+  const reply =
+    config.originBinding === "http+json"
+      ? await sendToRestOrigin(edge, originCall(call), headers, route)
+      : await sendWithFailover(edge, route, headers, bytes, call.method, clientQuery(edge.target.search, consumed));
   if (isFailure(reply)) return reply;
   const classified = classifyReply(reply, call.method);
   if (isFailure(classified)) return classified;

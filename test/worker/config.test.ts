@@ -11,6 +11,8 @@ describe("parseConfig", () => {
         cardCompat: "hybrid",
         rpcPath: "/",
         restPath: undefined,
+        originBinding: "jsonrpc",
+        originRestUrl: undefined,
         preferredBinding: "jsonrpc",
         protocolVersions: ["1.0", "0.3"],
         skillAllowlist: undefined,
