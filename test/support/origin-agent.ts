@@ -36,7 +36,7 @@ import {
   InMemoryTaskStore,
   type RequestContext,
 } from "@a2a-js/sdk/server";
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
 
@@ -95,6 +95,8 @@ export interface OriginAgentOptions {
    * the card lists only the 1.0 interface. Default false.
    */
   onlyV1?: boolean;
+  /** Also serve the HTTP+JSON (REST) binding under this path (e.g. "/rest"), with @a2a-js/sdk's restHandler (1.0 routes). */
+  restPath?: string;
 }
 
 export const ORIGIN_AGENT_NAME = "Origin Echo Agent";
@@ -233,13 +235,15 @@ const extendedSkill: AgentSkill = {
 };
 
 /** The agent's card; `onlyV1`: its 1.0 interface alone. */
-export function originAgentCard(url: string, onlyV1 = false): AgentCard {
+export function originAgentCard(url: string, onlyV1 = false, restUrl?: string): AgentCard {
   return {
     name: ORIGIN_AGENT_NAME,
     description: "A private A2A origin agent that echoes text, for end-to-end tests.",
     supportedInterfaces: [
       { url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" },
       ...(onlyV1 ? [] : [{ url, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "0.3" }]),
+      // restHandler serves the versions the card lists for HTTP+JSON.
+      ...(restUrl ? [{ url: restUrl, protocolBinding: "HTTP+JSON", tenant: "", protocolVersion: "1.0" }] : []),
     ],
     provider: { organization: "agent-card-edge tests", url: "https://example.com/" },
     version: "1.0.0",
@@ -280,7 +284,7 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
   const url = `http://127.0.0.1:${port}/`;
 
   const legacyCompat = { enabled: !options.onlyV1 };
-  const card = originAgentCard(url, options.onlyV1);
+  const card = originAgentCard(url, options.onlyV1, options.restPath ? `${url}${options.restPath.replace(/^\//, "")}` : undefined);
   const extendedCard: AgentCard = { ...card, skills: [echoSkill, extendedSkill] };
   const requestHandler = new DefaultRequestHandler(
     card,
@@ -360,6 +364,7 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
     });
     next();
   });
+  if (options.restPath) app.use(options.restPath, restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
   app.use(jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat }));
 
   server.on("request", app);

@@ -1,0 +1,62 @@
+// End to end, real processes: a REST-only origin (ORIGIN_BINDING=http+json):
+// the @a2a-js/sdk 1.3 origin agent serving its REST binding (restHandler at
+// /rest), the worker under `wrangler dev` in front of it, and @a2a-js/sdk 1.3
+// clients on JSON-RPC and on REST talking only to the worker. The origin's
+// JSON-RPC endpoint records every call it gets: it must get none.
+import { randomUUID } from "node:crypto";
+import { SendMessageRequest, type StreamResponse, TaskState } from "@a2a-js/sdk";
+import { ClientFactory, ClientFactoryOptions, RestTransportFactory } from "@a2a-js/sdk/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messageText, type OriginAgent, startOriginAgent } from "../support/origin-agent";
+import { type Started, startWranglerDev } from "../support/processes";
+
+const request = (text: string) =>
+  SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text }] } });
+
+describe("a REST-only origin behind the worker", () => {
+  let origin: OriginAgent;
+  let worker: { dev: Started; base: string };
+
+  beforeAll(async () => {
+    origin = await startOriginAgent({ streamDelayMs: 10, restPath: "/rest" });
+    const vars = {
+      ORIGIN_BINDING: "http+json",
+      ORIGIN_REST_URL: `${origin.url}rest`,
+      ORIGIN_PROTOCOL_VERSIONS: "1.0",
+      REST_PATH: "/rest",
+      EDGE_AUTH: "off",
+    };
+    worker = await startWranglerDev(Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]));
+  });
+  afterAll(async () => {
+    await worker?.dev.stop();
+    await origin?.stop();
+  });
+
+  it("a JSON-RPC client: send, stream, get and an unknown task, all through the origin's REST binding", async () => {
+    const client = await new ClientFactory().createFromUrl(worker.base);
+    expect(client.transport.protocolName).toBe("JSONRPC");
+    const task = await client.sendMessage(request("hello rest origin"));
+    if (!("id" in task)) throw new Error("expected a task");
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(messageText(task.artifacts[0])).toBe("echo: hello rest origin");
+    const events: StreamResponse[] = [];
+    for await (const event of client.sendMessageStream(request("stream it"))) events.push(event);
+    expect(events.map((e) => e.payload?.$case)).toEqual(["task", "statusUpdate", "artifactUpdate", "statusUpdate"]);
+    expect((await client.getTask({ tenant: "", id: task.id })).id).toBe(task.id);
+    await expect(client.getTask({ tenant: "", id: "no-such-task" })).rejects.toThrow(/not found/i);
+    expect(origin.requests).toEqual([]); // nothing reached the origin's JSON-RPC endpoint
+  });
+
+  it("a REST client: REST in, REST out", async () => {
+    const options = ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new RestTransportFactory()],
+      preferredTransports: ["HTTP+JSON"],
+    });
+    const client = await new ClientFactory(options).createFromUrl(worker.base);
+    expect(client.transport.protocolName).toBe("HTTP+JSON");
+    const task = await client.sendMessage(request("rest all the way"));
+    expect("id" in task && task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(origin.requests).toEqual([]);
+  });
+});
