@@ -58,19 +58,31 @@ function parsed(text: string): unknown {
   }
 }
 
+/**
+ * An edge-made refusal in the REST client's error shape: 1.0's google.rpc.Status (§11.6), or for 0.3
+ * (its routes under /v1) the JSON-RPC error object its SDKs read from a REST error body.
+ */
+function refusal(refused: Failure, version: "0.3" | "1.0"): Response {
+  if (version === "1.0") return httpFailureResponse(refused);
+  const { status, code, message } = FAILURES[refused.reason];
+  const headers = { "content-type": "application/json", ...refused.headers };
+  return new Response(JSON.stringify({ code, message: refused.detail ?? message }), { status, headers });
+}
+
 export async function handleRest(edge: EdgeRequest, restPath: string): Promise<Response> {
   const route = matched(edge, restPath);
-  if (isFailure(route)) return httpFailureResponse(route);
+  const path = edge.target.pathname.slice(restPath === "/" ? 0 : restPath.length);
+  if (isFailure(route)) return refusal(route, path.startsWith("/v1/") ? "0.3" : "1.0");
   const body = await bodyOf(edge);
-  if (isFailure(body)) return httpFailureResponse(body);
+  if (isFailure(body)) return refusal(body, route.version);
   const call = restToJsonRpc(route, new URLSearchParams(edge.target.search), body);
-  if ("invalid" in call) return httpFailureResponse(failure("BAD_REQUEST", call.invalid));
+  if ("invalid" in call) return refusal(failure("BAD_REQUEST", call.invalid), route.version);
   const envelope = call.params === undefined ? { jsonrpc: "2.0", id: 1, method: call.method } : { jsonrpc: "2.0", id: 1, ...call };
   const rpc = { id: 1, method: call.method, params: call.params, bytes: encoder.encode(JSON.stringify(envelope)) };
   const answer = await runCall(edge, rpc, route.version);
   if (!isFailure(answer)) return restAnswer(route, answer);
   // A failure with an HTTP status of its own (401, 429, 502, ...) keeps it; a JSON-RPC error (-32009, -32601) maps as the origin's would.
-  if (FAILURES[answer.reason].status !== 200) return httpFailureResponse(answer);
+  if (FAILURES[answer.reason].status !== 200) return refusal(answer, route.version);
   const rest = jsonRpcToRestResponse(route.operation, route.version, JSON.parse(rpcErrorBody(1, answer)));
   return new Response(JSON.stringify(rest.body), { status: rest.status, headers: { "content-type": "application/json" } });
 }

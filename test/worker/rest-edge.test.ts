@@ -123,3 +123,26 @@ describe("REST calls to a JSON-RPC origin", () => {
     expect(sent(origin)[0]).toMatchObject({ method: "SendStreamingMessage" });
   });
 });
+
+describe("edge refusals in each version's REST error shape", () => {
+  it("gives a 0.3 REST client the JSON-RPC error object, a 1.0 one google.rpc.Status", async () => {
+    const origin = answering();
+    const v03 = await callVia(
+      origin,
+      `${HOST}/rest/v1/message:send`,
+      { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" },
+      env(),
+    );
+    expect(v03.status).toBe(415);
+    expect(await v03.json()).toMatchObject({ code: expect.any(Number), message: expect.stringContaining("Content-Type") });
+    const v1 = await callVia(
+      origin,
+      `${HOST}/rest/message:send`,
+      { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" },
+      env(),
+    );
+    expect(v1.status).toBe(415);
+    expect(((await v1.json()) as { error: { status: string } }).error.status).toBe("UNSUPPORTED_MEDIA_TYPE");
+    expect(origin.requests).toHaveLength(0);
+  });
+});
