@@ -14,6 +14,8 @@ export interface CardEndpoint {
   restUrl?: string | undefined;
   /** PREFERRED_BINDING=HTTP+JSON: REST is listed (and, in 0.3 cards, `url`) first. */
   restFirst?: boolean;
+  /** INTERFACE_TENANT: every 1.0 interface carries it (§5.8), so clients send it in every request. */
+  tenant?: string | undefined;
   /** `Major.Minor` versions the origin speaks, preferred first (e.g. ["1.0", "0.3"]). */
   protocolVersions: readonly string[];
   /** Skill names to advertise; absent or empty = all. */

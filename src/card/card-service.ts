@@ -122,9 +122,16 @@ export class CardService {
     const fromOrigin = this.originCards?.describe(source);
     const rpcUrl = joinUrl(base, rpcPath);
     const { protocolVersions } = this.config;
-    const { restPath, preferredBinding } = this.config;
+    const { restPath, preferredBinding, interfaceTenant } = this.config;
     const restUrl = restPath === undefined ? undefined : joinUrl(base, restPath);
-    const endpoint = { rpcUrl, restUrl, restFirst: preferredBinding === "http+json", protocolVersions, skillAllowlist };
+    const endpoint = {
+      rpcUrl,
+      restUrl,
+      restFirst: preferredBinding === "http+json",
+      tenant: interfaceTenant,
+      protocolVersions,
+      skillAllowlist,
+    };
     let card = buildCard(source, endpoint, variant);
     // The origin's documentation/icon/provider URLs may name its private host.
     if (fromOrigin) card = publicizeCard(card, [...this.origins.privateOrigins, ...fromOrigin.advertisedOrigins], base, rpcUrl);

@@ -40,7 +40,9 @@ export function servedBindings(endpoint: CardEndpoint): [v1.ProtocolBinding, str
 export function supportedInterfaces(endpoint: CardEndpoint): v1.AgentInterface[] {
   const bindings = servedBindings(endpoint);
   return endpoint.protocolVersions.flatMap((protocolVersion) =>
-    bindings.map(([protocolBinding, url]) => ({ url, protocolBinding, protocolVersion })),
+    bindings.map(([protocolBinding, url]) =>
+      endpoint.tenant ? { url, protocolBinding, tenant: endpoint.tenant, protocolVersion } : { url, protocolBinding, protocolVersion },
+    ),
   );
 }
 

@@ -137,3 +137,8 @@ const browserOrigin = z.pipe(
 export const corsOrigins = z.union([z.literal("*"), listOf(browserOrigin)], {
   error: "expected * or a list of origins such as https://app.example.com",
 });
+
+/** A tenant as it appears in a REST path segment (A2A 1.0 §11: `/{tenant}/...`): URL-safe characters only. */
+export const tenantName = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9._~-]{1,128}$/, "expected a tenant of letters, digits and -._~ (at most 128)"));

@@ -18,6 +18,7 @@ import {
   protocolVersions,
   restrictionOf,
   stringList,
+  tenantName,
   token,
   urlPath,
   wholeNumber,
@@ -37,6 +38,8 @@ export const VARIABLES = {
   REST_PATH: variable("restPath", urlPath),
   // Case-insensitive, as every word-valued variable: `HTTP+JSON` or `http+json`.
   PREFERRED_BINDING: variable("preferredBinding", oneOf(["jsonrpc", "http+json"]), "jsonrpc"),
+  // Unset: interfaces carry no tenant.
+  INTERFACE_TENANT: variable("interfaceTenant", tenantName),
   PROTOCOL_VERSIONS: variable("protocolVersions", protocolVersions, ["1.0", "0.3"]),
   // Unset: the origin speaks what the edge serves (no translation).
   ORIGIN_PROTOCOL_VERSIONS: variable("originProtocolVersions", protocolVersions),

@@ -60,3 +60,26 @@ describe("a REST-only origin behind the worker", () => {
     expect(origin.requests).toEqual([]);
   });
 });
+
+describe("INTERFACE_TENANT: the card's interfaces carry a tenant, and the SDK client sends it", () => {
+  let origin: OriginAgent;
+  let worker: { dev: Started; base: string };
+
+  beforeAll(async () => {
+    origin = await startOriginAgent({ streamDelayMs: 10 });
+    const vars = { ORIGIN_URL: origin.url, INTERFACE_TENANT: "acme", EDGE_AUTH: "off" };
+    worker = await startWranglerDev(Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]));
+  });
+  afterAll(async () => {
+    await worker?.dev.stop();
+    await origin?.stop();
+  });
+
+  it("reaches the origin with params.tenant from the card", async () => {
+    const client = await new ClientFactory().createFromUrl(worker.base);
+    const task = await client.sendMessage(request("for acme"));
+    expect("id" in task && task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const sent = origin.requests.filter((r) => r.method === "SendMessage");
+    expect(sent.map((r) => (JSON.parse(r.rawBody) as { params: { tenant?: string } }).params.tenant)).toEqual(["acme"]);
+  });
+});

@@ -14,6 +14,7 @@ describe("parseConfig", () => {
         originBinding: "jsonrpc",
         originRestUrl: undefined,
         preferredBinding: "jsonrpc",
+        interfaceTenant: undefined,
         protocolVersions: ["1.0", "0.3"],
         skillAllowlist: undefined,
         cardMaxAge: 300,

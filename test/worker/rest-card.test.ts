@@ -36,6 +36,15 @@ describe("the REST binding in the card", () => {
     expect(JSON.stringify(await card({}, "1.0"))).not.toContain("HTTP+JSON");
   });
 
+  it("puts INTERFACE_TENANT on every 1.0 interface (clients then send it), and refuses a tenant that is not a path segment", async () => {
+    const v1 = await card({ REST_PATH: "/rest", INTERFACE_TENANT: "acme" }, "1.0");
+    expect(schemaErrors.v1Card(v1)).toEqual([]);
+    expect(v1.supportedInterfaces.map((i: any) => i.tenant)).toEqual(["acme", "acme", "acme", "acme"]);
+    const response = await call(`${HOST}/.well-known/agent-card.json`, {}, makeEnv({ INTERFACE_TENANT: "a/b" }));
+    expect(response.status).toBe(500);
+    expect(await response.text()).toContain("INTERFACE_TENANT");
+  });
+
   it("shows every interface with its binding on the page", async () => {
     const html = await (await call(`${HOST}/`, { headers: { accept: "text/html" } }, makeEnv({ REST_PATH: "/rest" }))).text();
     expect(html.match(/HTTP\+JSON/g)?.length).toBe(2); // one row per served version
