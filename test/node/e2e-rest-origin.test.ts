@@ -56,7 +56,15 @@ describe("a REST-only origin behind the worker", () => {
     const client = await new ClientFactory(options).createFromUrl(worker.base);
     expect(client.transport.protocolName).toBe("HTTP+JSON");
     const task = await client.sendMessage(request("rest all the way"));
-    expect("id" in task && task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    if (!("id" in task)) throw new Error("expected a task");
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const events: StreamResponse[] = [];
+    for await (const event of client.sendMessageStream(request("rest stream"))) events.push(event);
+    expect(events.map((e) => e.payload?.$case)).toEqual(["task", "statusUpdate", "artifactUpdate", "statusUpdate"]);
+    expect((await client.getTask({ tenant: "", id: task.id })).id).toBe(task.id);
+    const listed = await client.listTasks({ tenant: "", contextId: task.contextId } as Parameters<typeof client.listTasks>[0]);
+    expect(listed.tasks.map((t) => t.id)).toContain(task.id);
+    await expect(client.cancelTask({ tenant: "", id: task.id } as Parameters<typeof client.cancelTask>[0])).rejects.toThrow(/cancel/i);
     expect(origin.requests).toEqual([]);
   });
 });
