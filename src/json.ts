@@ -129,3 +129,12 @@ export function hasDuplicateKey(text: string): boolean {
   }
   return false;
 }
+
+/** The JSON value of `text`, or undefined when it is not JSON (JSON itself has no undefined). */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

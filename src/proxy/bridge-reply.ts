@@ -6,22 +6,17 @@
 import * as v03 from "../a2a/v03";
 import { translateResponse } from "../bridge";
 import { readBody } from "../http/body";
-import { exceedsDepth } from "../json";
+import { exceedsDepth, isJsonObject, parseJson } from "../json";
 import type { BridgedCall } from "../rpc/bridge-call";
 
-/** An origin reply larger than this is not translated but refused (the extended card's bound, proxy/extended-card.ts). */
-const MAX_REPLY_BYTES = 4 * 1024 * 1024;
+/** The most of an origin's JSON reply the edge reads to rewrite it (translation, a REST origin, the extended card). */
+export const ORIGIN_REPLY_MAX_BYTES = 4 * 1024 * 1024;
 const EVENT_END = /\r?\n\r?\n/;
 
 /** One JSON-RPC envelope (text) from the origin's version to the caller's; text that is not JSON passes as it came. */
 function translatedEnvelope(text: string, bridge: BridgedCall): string {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return text;
-  }
-  if (exceedsDepth(value)) return text;
+  const value = parseJson(text);
+  if (value === undefined || exceedsDepth(value)) return text;
   return JSON.stringify(translateResponse(bridge.originMethod, value, bridge.origin, bridge.client));
 }
 
@@ -31,7 +26,7 @@ export async function translatedJson(
   bridge: BridgedCall,
   timeoutMs: number,
 ): Promise<string | undefined> {
-  const read = await readBody(body, { maxBytes: MAX_REPLY_BYTES, timeoutMs, excess: "cancel" });
+  const read = await readBody(body, { maxBytes: ORIGIN_REPLY_MAX_BYTES, timeoutMs, excess: "cancel" });
   return read.ok ? translatedEnvelope(new TextDecoder().decode(read.bytes), bridge) : undefined;
 }
 
@@ -88,12 +83,8 @@ const V03_STREAMS: ReadonlySet<string> = new Set([v03.JSONRPC_METHODS.sendStream
  */
 export function errorForStream(method: string, bridge: BridgedCall, envelope: string): boolean {
   if (bridge.client !== "0.3" || !V03_STREAMS.has(method)) return false;
-  try {
-    const value: unknown = JSON.parse(envelope);
-    return typeof value === "object" && value !== null && "error" in value;
-  } catch {
-    return false;
-  }
+  const value = parseJson(envelope);
+  return isJsonObject(value) && "error" in value;
 }
 
 export function asErrorEvent(envelope: string, init: { status: number; headers: Headers }): Response {

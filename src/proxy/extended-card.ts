@@ -11,16 +11,16 @@ import { joinUrl } from "../http/urls";
 import { exceedsDepth } from "../json";
 import { log } from "../log";
 import type { BridgedCall } from "../rpc/bridge-call";
+import { ORIGIN_REPLY_MAX_BYTES } from "./bridge-reply";
 import type { ClassifiedReply } from "./classify";
 
 export const EXTENDED_CARD_METHODS: ReadonlySet<string> = new Set(["GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard"]);
-const MAX_EXTENDED_CARD_BYTES = 4 * 1024 * 1024;
 
 type Reply = { result?: unknown } & Record<string, unknown>;
 
 async function readReply(edge: EdgeRequest, reply: ClassifiedReply): Promise<Reply | undefined> {
   const { originTimeoutMs } = edge.runtime.config;
-  const read = await readBody(reply.response.body, { maxBytes: MAX_EXTENDED_CARD_BYTES, timeoutMs: originTimeoutMs, excess: "cancel" });
+  const read = await readBody(reply.response.body, { maxBytes: ORIGIN_REPLY_MAX_BYTES, timeoutMs: originTimeoutMs, excess: "cancel" });
   if (!read.ok) return undefined;
   try {
     const value: unknown = JSON.parse(new TextDecoder().decode(read.bytes));

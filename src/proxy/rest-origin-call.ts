@@ -10,12 +10,13 @@ import type { RpcId } from "../errors/responses";
 import { readBody } from "../http/body";
 import type { EdgeRequest } from "../http/edge-request";
 import { joinUrl } from "../http/urls";
+import { parseJson } from "../json";
 import { jsonRpcToRest, restEventToJsonRpc, restResponseToJsonRpc } from "../rest";
-import { mapSseData } from "./bridge-reply";
+import { generationOf } from "../rpc/bridge-call";
+import { mapSseData, ORIGIN_REPLY_MAX_BYTES } from "./bridge-reply";
 import type { OriginRoute } from "./origin-router";
 import { type OriginReply, sendWithFailover } from "./send";
 
-const MAX_REPLY_BYTES = 4 * 1024 * 1024;
 const encoder = new TextEncoder();
 
 export interface OriginCall {
@@ -24,16 +25,6 @@ export interface OriginCall {
   params: unknown;
   /** `Major.Minor` the origin speaks for this call. */
   version: string;
-}
-
-const generationOf = (version: string) => (version.startsWith("0.") ? "0.3" : "1.0");
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The REST answer as a JSON-RPC one: JSON (any status) becomes one envelope, SSE one envelope per event. */
@@ -53,17 +44,17 @@ async function asJsonRpc(
         .find((line) => line.startsWith("event:"))
         ?.slice(6)
         .trim();
-      return `data: ${JSON.stringify(restEventToJsonRpc(version, event, parsed(data), call.id))}`;
+      return `data: ${JSON.stringify(restEventToJsonRpc(version, event, parseJson(data), call.id))}`;
     });
     return { ...reply, response: new Response(events, { status: 200, headers }) };
   }
   if (!type.includes("json") && response.status !== 204) return reply; // HTML and the like: classify refuses it
   const read = await readBody(response.body, {
-    maxBytes: MAX_REPLY_BYTES,
+    maxBytes: ORIGIN_REPLY_MAX_BYTES,
     timeoutMs: edge.runtime.config.originTimeoutMs,
     excess: "cancel",
   });
-  const body = read.ok && read.bytes.length > 0 ? parsed(new TextDecoder().decode(read.bytes)) : undefined;
+  const body = read.ok && read.bytes.length > 0 ? parseJson(new TextDecoder().decode(read.bytes)) : undefined;
   const envelope = restResponseToJsonRpc(operation, version, response.status, body, call.id);
   headers.set("content-type", "application/json");
   headers.delete("content-length");

@@ -22,7 +22,7 @@ export interface BridgedCall {
 const encoder = new TextEncoder();
 
 /** 0.x versions share 0.3's wire format (slash methods, `kind`); 1.x share 1.0's (SPEC-NOTES §1.4). */
-function generationOf(version: string): ProtocolGeneration {
+export function generationOf(version: string): ProtocolGeneration {
   return version.startsWith("0.") ? "0.3" : "1.0";
 }
 

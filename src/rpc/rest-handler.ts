@@ -7,6 +7,7 @@
 import { FAILURES, type Failure, failure, isFailure } from "../errors/failures";
 import { httpFailureResponse, rpcErrorBody } from "../errors/responses";
 import type { EdgeRequest } from "../http/edge-request";
+import { parseJson } from "../json";
 import { mapSseData } from "../proxy/bridge-reply";
 import { jsonRpcEventToRestEvent, jsonRpcToRestResponse, matchRestRoute, type RestRoute, restToJsonRpc } from "../rest";
 import { runCall } from "./pipeline";
@@ -15,10 +16,9 @@ import { readRpcBody } from "./read-body";
 const REST_TYPES = ["application/json", "application/a2a+json"];
 const encoder = new TextEncoder();
 
-/** The route, or the 404/405 of an unknown path or method. */
-function matched(edge: EdgeRequest, restPath: string): RestRoute | Failure {
-  const path = edge.target.pathname.slice(restPath === "/" ? 0 : restPath.length) || "/";
-  const match = matchRestRoute(edge.request.method, path);
+/** The route of `path` (after REST_PATH), or the 404/405 of an unknown path or method. */
+function matched(edge: EdgeRequest, path: string): RestRoute | Failure {
+  const match = matchRestRoute(edge.request.method, path || "/");
   if ("notFound" in match) return failure("NOT_FOUND", "no such A2A REST route");
   if ("methodNotAllowed" in match)
     return failure("METHOD_NOT_ALLOWED", undefined, { headers: { allow: match.methodNotAllowed.join(", ") } });
@@ -42,20 +42,12 @@ async function bodyOf(edge: EdgeRequest): Promise<unknown | Failure> {
 async function restAnswer(route: RestRoute, answer: Response): Promise<Response> {
   const headers = new Headers(answer.headers);
   if (headers.get("content-type")?.startsWith("text/event-stream") && answer.body) {
-    const events = mapSseData(answer.body, (data) => jsonRpcEventToRestEvent(route.version, parsed(data)));
+    const events = mapSseData(answer.body, (data) => jsonRpcEventToRestEvent(route.version, parseJson(data)));
     return new Response(events, { status: answer.status, headers });
   }
   const rest = jsonRpcToRestResponse(route.operation, route.version, await answer.json());
   headers.set("content-type", "application/json");
   return new Response(rest.body === undefined ? null : JSON.stringify(rest.body), { status: rest.status, headers });
-}
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -70,8 +62,8 @@ function refusal(refused: Failure, version: "0.3" | "1.0"): Response {
 }
 
 export async function handleRest(edge: EdgeRequest, restPath: string): Promise<Response> {
-  const route = matched(edge, restPath);
   const path = edge.target.pathname.slice(restPath === "/" ? 0 : restPath.length);
+  const route = matched(edge, path);
   if (isFailure(route)) return refusal(route, path.startsWith("/v1/") ? "0.3" : "1.0");
   const body = await bodyOf(edge);
   if (isFailure(body)) return refusal(body, route.version);

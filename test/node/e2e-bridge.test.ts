@@ -22,6 +22,7 @@ import {
 } from "a2a-sdk-03/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { v1CallErrors, v03CallErrors, v03ResponseErrors } from "../support/bridge-schemas";
+import { collect, holds, sseData, startWorker } from "../support/e2e";
 import { type OidcIssuer, startOidcIssuer } from "../support/oidc-issuer";
 import {
   EXTENDED_SKILL_ID,
@@ -32,46 +33,17 @@ import {
   startOriginAgent,
 } from "../support/origin-agent";
 import { ORIGIN_V03_AGENT_NAME, type OriginAgentV03, startOriginAgentV03 } from "../support/origin-agent-v03";
-import { type Started, startWranglerDev } from "../support/processes";
+import type { Started } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
-import { latch, within } from "../support/wait";
+import { within } from "../support/wait";
 
 const DELAY = 20;
 const AUDIENCE = "https://agent.example/";
 /** Sent by the tests' own direct calls to an origin, which are no bridge's doing. */
 const DIRECT = "x-test-direct";
 
-function startWorker(vars: Record<string, string>): Promise<{ dev: Started; base: string }> {
-  return startWranglerDev(Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]));
-}
-
 function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-}
-
-async function collect<T>(events: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const event of events) all.push(event);
-  return all;
-}
-
-/** Texts the origins hold after the Task until the test opens that text's latch; texts starting "msg " get a Message. */
-function holds() {
-  const open = new Map<string, ReturnType<typeof latch>>();
-  return {
-    hold: (text: string) => open.get(text)?.promise,
-    messageReply: (text: string) => text.startsWith("msg "),
-    /** A fresh held text and the latch that lets it go. */
-    next(name: string) {
-      const text = `hold ${name} ${randomUUID()}`;
-      const gate = latch();
-      open.set(text, gate);
-      return { text, release: gate.open };
-    },
-    releaseAll: () => {
-      for (const gate of open.values()) gate.open();
-    },
-  };
 }
 
 /** The calls the worker made to an origin (not the tests' direct ones), parsed. */
@@ -126,17 +98,7 @@ function recordingFetch(seen: SeenReply[], headers: Record<string, string> = {})
 async function envelopes(reply: SeenReply): Promise<unknown[]> {
   const text = await reply.text;
   if (!reply.contentType.startsWith("text/event-stream")) return [JSON.parse(text)];
-  return text
-    .split(/\r?\n\r?\n/)
-    .map((block) =>
-      block
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith("data:"))
-        .map((line) => line.slice(5).trimStart())
-        .join("\n"),
-    )
-    .filter((data) => data !== "")
-    .map((data) => JSON.parse(data));
+  return sseData(text);
 }
 
 describe("a 1.0-only origin (@a2a-js/sdk 1.3, legacyCompat off) through the worker, for 0.3 clients", () => {

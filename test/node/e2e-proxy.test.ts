@@ -15,9 +15,10 @@ import {
   JsonRpcTransportFactory,
 } from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWorker } from "../support/e2e";
 import { type OidcIssuer, startOidcIssuer } from "../support/oidc-issuer";
 import { EXTENDED_SKILL_ID, messageText, ORIGIN_AGENT_NAME, type OriginAgent, startOriginAgent } from "../support/origin-agent";
-import { type Started, startWranglerDev } from "../support/processes";
+import type { Started } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 import { latch, until, within } from "../support/wait";
 
@@ -37,10 +38,6 @@ function request(text: string): SendMessageRequest {
 
 function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-}
-
-function startWorker(vars: Record<string, string>): Promise<{ dev: Started; base: string }> {
-  return startWranglerDev(Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]));
 }
 
 describe("the SDK client, authenticated at the edge by the card's own schemes, through the worker to the origin agent", () => {

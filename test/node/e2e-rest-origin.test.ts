@@ -7,8 +7,9 @@ import { randomUUID } from "node:crypto";
 import { SendMessageRequest, type StreamResponse, TaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, RestTransportFactory } from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWorker } from "../support/e2e";
 import { messageText, type OriginAgent, startOriginAgent } from "../support/origin-agent";
-import { type Started, startWranglerDev } from "../support/processes";
+import type { Started } from "../support/processes";
 
 const request = (text: string) =>
   SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text }] } });
@@ -26,7 +27,7 @@ describe("a REST-only origin behind the worker", () => {
       REST_PATH: "/rest",
       EDGE_AUTH: "off",
     };
-    worker = await startWranglerDev(Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]));
+    worker = await startWorker(vars);
   });
   afterAll(async () => {
     await worker?.dev.stop();
@@ -76,7 +77,7 @@ describe("INTERFACE_TENANT: the card's interfaces carry a tenant, and the SDK cl
   beforeAll(async () => {
     origin = await startOriginAgent({ streamDelayMs: 10 });
     const vars = { ORIGIN_URL: origin.url, INTERFACE_TENANT: "acme", EDGE_AUTH: "off" };
-    worker = await startWranglerDev(Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]));
+    worker = await startWorker(vars);
   });
   afterAll(async () => {
     await worker?.dev.stop();

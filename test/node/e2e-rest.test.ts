@@ -8,28 +8,19 @@ import { randomUUID } from "node:crypto";
 import { SendMessageRequest, type StreamResponse, TaskState } from "@a2a-js/sdk";
 import { type Client, ClientFactory, ClientFactoryOptions, RestTransportFactory } from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collect, holds, sseData, startWorker } from "../support/e2e";
 import { type OidcIssuer, startOidcIssuer } from "../support/oidc-issuer";
 import { EXTENDED_SKILL_ID, messageText, ORIGIN_AGENT_NAME, type OriginAgent, startOriginAgent } from "../support/origin-agent";
-import { type Started, startWranglerDev } from "../support/processes";
+import type { Started } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
-import { latch, within } from "../support/wait";
+import { within } from "../support/wait";
 
 const DELAY = 20;
 const AUDIENCE = "https://agent.example/";
 const MAX_BODY_BYTES = 2048;
 
-function startWorker(vars: Record<string, string>): Promise<{ dev: Started; base: string }> {
-  return startWranglerDev(Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]));
-}
-
 function send(text: string): SendMessageRequest {
   return SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text }] } });
-}
-
-async function collect<T>(events: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const event of events) all.push(event);
-  return all;
 }
 
 /** An event's payload kind and, for a status update, its state. */
@@ -37,23 +28,6 @@ function step(event: StreamResponse): string {
   const payload = event.payload;
   if (payload?.$case !== "statusUpdate") return payload?.$case ?? "none";
   return `statusUpdate:${TaskState[payload.value.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED]}`;
-}
-
-/** Texts the origin holds after the Task until the test opens that text's latch. */
-function holds() {
-  const open = new Map<string, ReturnType<typeof latch>>();
-  return {
-    hold: (text: string) => open.get(text)?.promise,
-    next(name: string) {
-      const text = `hold ${name} ${randomUUID()}`;
-      const gate = latch();
-      open.set(text, gate);
-      return { text, release: gate.open };
-    },
-    releaseAll: () => {
-      for (const gate of open.values()) gate.open();
-    },
-  };
 }
 
 /** One REST exchange of the client, as its fetch saw it (the body read from a clone). */
@@ -81,21 +55,6 @@ function recordingFetch(seen: Exchange[], headers: Record<string, string> = {}):
     });
     return response;
   };
-}
-
-/** The data of each SSE event of a body. */
-function sseData(text: string): unknown[] {
-  return text
-    .split(/\r?\n\r?\n/)
-    .map((block) =>
-      block
-        .split(/\r?\n/)
-        .filter((line) => line.startsWith("data:"))
-        .map((line) => line.slice(5).trimStart())
-        .join("\n"),
-    )
-    .filter((data) => data !== "")
-    .map((data) => JSON.parse(data));
 }
 
 describe("the @a2a-js/sdk 1.3 client over HTTP+JSON, through the worker's REST binding, to a JSON-RPC origin", () => {

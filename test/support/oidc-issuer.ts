@@ -37,13 +37,11 @@
 // SIGTERM. From a test: `const idp = await startOidcIssuer({ alg: "ES256" })` starts that
 // process on a free port and resolves once discovery answers.
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { realpathSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
 import { calculateJwkThumbprint, type JWK } from "jose";
 import { type Configuration, errors, Provider } from "oidc-provider";
-import { freePort, start } from "./processes";
+import { freePort, isMain, start } from "./processes";
 import { until } from "./wait";
 
 type SigningAlg = "RS256" | "ES256";
@@ -295,16 +293,6 @@ export async function startOidcIssuer(options: Omit<IssuerOptions, "port"> = {})
 
 // --- CLI ---------------------------------------------------------------------------
 
-function isMain(): boolean {
-  const entry = process.argv[1];
-  if (!entry) return false;
-  try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
 function parseArgs(argv: string[]): IssuerOptions {
   const options: IssuerOptions = {};
   const resources: string[] = [];
@@ -338,7 +326,7 @@ function absoluteUrl(value: string): string {
   }
 }
 
-if (isMain()) {
+if (isMain(import.meta.url)) {
   const served = await serveIssuer(parseArgs(process.argv.slice(2)));
   process.stdout.write(`oidc-issuer listening ${served.issuer}\n`);
   const shutdown = () => {

@@ -23,10 +23,8 @@
 // As a process: `node_modules/.bin/tsx test/support/origin-agent.ts --port N [--delay MS] [--auth "Bearer x"]`
 // prints `origin-agent listening <url>` and runs until SIGTERM.
 import { randomUUID } from "node:crypto";
-import { realpathSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
 import { type AgentCard, type AgentSkill, type Message, type Part, Role, TaskState } from "@a2a-js/sdk";
 import {
   AgentEvent,
@@ -39,6 +37,7 @@ import {
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
+import { isMain } from "./processes";
 
 export interface RecordedRequest {
   /** JSON-RPC method from the parsed body ("" when the body is not a JSON-RPC request object). */
@@ -390,16 +389,6 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
 
 // --- CLI ---------------------------------------------------------------------------
 
-function isMain(): boolean {
-  const entry = process.argv[1];
-  if (!entry) return false;
-  try {
-    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
 function parseArgs(argv: string[]): OriginAgentOptions {
   const options: OriginAgentOptions = {};
   for (let i = 0; i < argv.length; i++) {
@@ -421,7 +410,7 @@ function parseArgs(argv: string[]): OriginAgentOptions {
   return options;
 }
 
-if (isMain()) {
+if (isMain(import.meta.url)) {
   const agent = await startOriginAgent(parseArgs(process.argv.slice(2)));
   process.stdout.write(`origin-agent listening ${agent.url}\n`);
   const shutdown = () => {

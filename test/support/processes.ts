@@ -1,9 +1,10 @@
 // Real processes for the node-side tests: free ports, start, wait, stop.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { hermeticEnv, NO_ENV_FILE } from "./hermetic";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
@@ -166,4 +167,15 @@ export async function startWranglerDev(extra: string[] = []): Promise<{ dev: Sta
     throw error;
   }
   return { dev, base };
+}
+
+/** Whether the module at `moduleUrl` (its import.meta.url) is the one node was started with (a support file run as a process). */
+export function isMain(moduleUrl: string): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(moduleUrl));
+  } catch {
+    return false;
+  }
 }
