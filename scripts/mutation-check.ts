@@ -370,6 +370,20 @@ export const MUTATIONS: Mutation[] = [
     to: "return (async (f: () => Promise<T | LogRefusal>) => f())(async (): Promise<T | LogRefusal> => {",
     tests: [W("admin-versions")],
   },
+  {
+    name: "page: its security headers and script-free CSP",
+    file: "src/view/page-response.ts",
+    from: "      ...PAGE_SECURITY,\n",
+    to: "",
+    tests: [W("page")],
+  },
+  {
+    name: "REST: refusals keep their HTTP status",
+    file: "src/rpc/rest-handler.ts",
+    from: "if (FAILURES[answer.reason].status !== 200) return refusal(answer, route.version);",
+    to: "",
+    tests: [W("rest-edge")],
+  },
   // ---- edge authentication ----
   {
     name: "auth: JWT audience",

@@ -34,6 +34,25 @@ describe("the human view", () => {
     }
   });
 
+  it("sends the page, wherever it is served, with its security headers, and the JSON card without them", async () => {
+    for (const path of ["/", CARD, "/.well-known/agent.json"]) {
+      const headers = (await call(`https://agents.example.com${path}`, { headers: HTML })).headers;
+      expect(headers.get("content-security-policy"), path).toBe(
+        "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+      );
+      for (const [name, value] of [
+        ["x-content-type-options", "nosniff"],
+        ["x-frame-options", "SAMEORIGIN"],
+        ["referrer-policy", "no-referrer"],
+        ["strict-transport-security", "max-age=15552000; includeSubDomains"],
+        ["cross-origin-opener-policy", "same-origin"],
+      ]) {
+        expect(headers.get(name!), `${path} ${name}`).toBe(value);
+      }
+    }
+    expect((await call(`https://agents.example.com${CARD}`)).headers.get("content-security-policy")).toBeNull();
+  });
+
   it("keeps JSON for API clients at the card path", async () => {
     for (const accept of ["application/json", "*/*", ""]) {
       const response = await call(`https://agents.example.com${CARD}`, { headers: accept ? { accept } : {} });
