@@ -3,6 +3,7 @@
 // response, both in workerd via Miniflare, same autocannon load, side by side.
 // Goal: ratio >= 0.9, bundle gzip <= 72 KiB (64 until the REST binding, issue 13).
 import { type Cli, cli } from "../scripts/usage";
+import { freePort } from "../test/support/processes";
 import { buildBundle, runBench, serve, serveBundle } from "./lib";
 import { BENCH_KNOBS_USAGE, benchKnobs, load, printTable, sideBySide } from "./measure";
 
@@ -20,8 +21,13 @@ await runBench(async () => {
   // The same bundle with a card signing key (ES256): signatures are computed once and memoized.
   const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
   const signingKey = JSON.stringify({ ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey), kid: "bench" });
-  // Signing needs the hosts named (HOST_ALLOWLIST): the bench requests 127.0.0.1.
-  const signedWorker = await serveBundle(bundle, { CARD_SIGNING_KEY: signingKey, HOST_ALLOWLIST: "127.0.0.1" });
+  // Signing needs the host[:port] named (HOST_ALLOWLIST): the bench requests 127.0.0.1 on a port chosen first.
+  const port = await freePort();
+  const signedWorker = await serveBundle(
+    bundle,
+    { CARD_SIGNING_KEY: signingKey, HOST_ALLOWLIST: `127.0.0.1:${port}` },
+    { unsafeDirectSockets: [{ host: "127.0.0.1", port }] },
+  );
   const signedUrl = new URL(CARD_PATH, signedWorker.url).href;
   const signedBody = await (await fetch(signedUrl)).text();
   if (!JSON.parse(signedBody).signatures) throw new Error("the signed worker served an unsigned card");

@@ -151,12 +151,13 @@ export async function serve(options: MiniflareOptions): Promise<{ url: URL; mf: 
 }
 
 /** The built bundle as deployed: wrangler.toml [vars] plus `bindings`, an empty SKILLS namespace. */
-export function serveBundle(bundle: { path: string }, bindings: Record<string, string> = {}) {
+export function serveBundle(bundle: { path: string }, bindings: Record<string, string> = {}, options: Partial<MiniflareOptions> = {}) {
   return serve({
     modules: true,
     scriptPath: bundle.path,
     modulesRoot: dirname(bundle.path),
     kvNamespaces: ["SKILLS"],
     bindings: { ...wranglerVars(), ...bindings },
-  });
+    ...options,
+  } as MiniflareOptions);
 }

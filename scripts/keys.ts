@@ -45,7 +45,8 @@ echo '${privateJwk}' | npx wrangler secret put CARD_SIGNING_KEY
 # keep this one listed there until cached cards signed with it have expired:
 echo '[${publicJwk}]' | npx wrangler secret put CARD_SIGNING_PUBLIC_KEYS
 
-# For npm run dev, add to .dev.vars (then restart npm run dev); a card is signed only for hosts you name:
+# For npm run dev, add to .dev.vars (then restart npm run dev); a card is signed only for the hosts
+# and ports you name (with npm run dev -- --port N, name port N):
 # CARD_SIGNING_KEY='${privateJwk}'
-# HOST_ALLOWLIST=127.0.0.1,localhost
+# HOST_ALLOWLIST=127.0.0.1:8787,localhost:8787
 `);

@@ -8,6 +8,7 @@ import { CardService } from "./card/card-service";
 import { type CardSource, parseCardSource } from "./card/source";
 import { type Config, parseConfig } from "./config";
 import { EdgeError } from "./errors/failures";
+import { signsFor } from "./http/public-base";
 import { log } from "./log";
 import { secretFragments } from "./proxy/forwarding-headers";
 import { type FetchLike, OriginRouter } from "./proxy/origin-router";
@@ -45,7 +46,9 @@ export class Runtime {
     this.fetch = deps.fetch ?? ((input, init) => fetch(input, init));
     this.pathPrefix = config.publicBaseUrl ? new URL(config.publicBaseUrl).pathname.replace(/\/+$/, "") : "";
     this.origins = new OriginRouter(config, originBinding, this.fetch);
-    this.signer = config.signingKey ? new CardSigner(config.signingKey, config.extraPublicKeys) : undefined;
+    this.signer = config.signingKey
+      ? new CardSigner(config.signingKey, config.extraPublicKeys, (base) => signsFor(config, base))
+      : undefined;
     this.cards = new CardService(config, kv, bundledCardSource, this.origins, this.signer);
     this.secretFragments = secretFragments(config.originHeaders);
     this.auth = new EdgeAuth(config, this.fetch);

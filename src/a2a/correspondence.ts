@@ -22,6 +22,11 @@ export function operationOf(generation: ProtocolGeneration, method: string): Ope
   return OPERATIONS.find((operation) => METHODS[generation][operation] === method);
 }
 
+/** The operation a method name of either version performs (`message/send` and `SendMessage` alike). */
+export function operationOfMethod(method: string): Operation | undefined {
+  return operationOf("1.0", method) ?? operationOf("0.3", method);
+}
+
 /** The method performing `operation` in that version; undefined where the version has none (0.3 ListTasks). */
 export function methodFor(generation: ProtocolGeneration, operation: Operation): string | undefined {
   return METHODS[generation][operation];

@@ -10,7 +10,7 @@ import type { EdgeRequest } from "../http/edge-request";
 import { log } from "../log";
 import type { FetchLike } from "../proxy/origin-router";
 import { type ApiKeyPlace, callerOfKey, presentedKey } from "./api-keys";
-import { JwtVerifier } from "./jwt-verifier";
+import { type JwtCheck, JwtVerifier } from "./jwt-verifier";
 import { certificateCaller } from "./mtls";
 import { type Requirements, type SchemeNeed, verifierKind } from "./requirements";
 
@@ -67,46 +67,57 @@ export class EdgeAuth {
     return result;
   }
 
-  /** The caller (undefined: the card requires nothing), or 401/403 as RFC 6750 says. */
+  /**
+   * The caller, undefined for an anonymous one the card lets in (it requires nothing, or one alternative
+   * is the empty requirement `{}`: OpenAPI 3 §4.8.30, "no authentication needed"), or 401/403 as RFC 6750
+   * says. A credential presented and refused is refused (401 invalid_token) even beside `{}`: it is never
+   * taken as an anonymous call, and an anonymous caller never gets caller headers or an assertion.
+   */
   async authenticate(edge: EdgeRequest, requirements: Requirements): Promise<Caller | undefined | Failure> {
-    if (requirements.length === 0) return undefined;
+    const open = requirements.some((alternative) => alternative.length === 0);
+    const guarded = open ? requirements.filter((alternative) => alternative.length > 0) : requirements;
+    if (guarded.length === 0) return undefined;
     const checks = new Map<string, Promise<Check>>();
+    // One verification per token in a request, however many JWT schemes the card names (one issuer fetch at most).
+    const tokens = new Map<string, Promise<JwtCheck>>();
     const check = (need: SchemeNeed) => {
       let result = checks.get(need.name);
       if (!result) {
-        result = this.#check(edge, need);
+        result = this.#check(edge, need, tokens);
         checks.set(need.name, result);
       }
       return result;
     };
     let scopeShortfall: readonly string[] | undefined;
-    for (const alternative of requirements) {
+    for (const alternative of guarded) {
       const results = await Promise.all(alternative.map(check));
-      if (!results.every((r) => r.state === "ok")) continue;
-      const granted = new Set(results.flatMap((r) => (r.state === "ok" ? r.scopes : [])));
+      const oks = results.filter((r) => r.state === "ok");
+      if (oks.length !== alternative.length) continue;
+      const granted = new Set(oks.flatMap((r) => r.scopes));
       const needed = alternative.flatMap((need) => need.scopes);
-      if (needed.every((scope) => granted.has(scope))) return callerOf(alternative, results);
+      if (needed.every((scope) => granted.has(scope))) return callerOf(alternative, oks);
       scopeShortfall ??= needed;
     }
+    const seen = await Promise.all([...checks.values()]);
+    const refused = seen.some((r) => r.state === "invalid");
+    if (open && !refused) return undefined;
     if (scopeShortfall) {
       const scope = scopeShortfall.join(" ");
       return failure("PERMISSION_DENIED", "the credentials lack a scope this agent requires", {
         headers: { "www-authenticate": `Bearer realm="${edge.publicHost}", error="insufficient_scope", scope="${scope}"` },
       });
     }
-    const seen = await Promise.all([...checks.values()]);
-    const refused = seen.some((r) => r.state === "invalid");
     const challenge = `Bearer realm="${edge.publicHost}"${refused ? ', error="invalid_token"' : ""}`;
     return failure("UNAUTHENTICATED", refused ? "the credentials were refused" : "credentials are required", {
       headers: { "www-authenticate": challenge },
     });
   }
 
-  #check(edge: EdgeRequest, need: SchemeNeed): Promise<Check> {
+  #check(edge: EdgeRequest, need: SchemeNeed, tokens: Map<string, Promise<JwtCheck>>): Promise<Check> {
     const { scheme } = need;
     switch (verifierKind(scheme)) {
       case "jwt":
-        return this.#checkJwt(edge, need);
+        return this.#checkJwt(edge, need, tokens);
       case "apiKey":
         return scheme.type === "apiKey" ? this.#checkApiKey(edge, need, { in: scheme.in, name: scheme.name }) : this.#unverifiable(need);
       case "mtls": {
@@ -118,14 +129,20 @@ export class EdgeAuth {
     }
   }
 
-  async #checkJwt(edge: EdgeRequest, need: SchemeNeed): Promise<Check> {
-    if (!this.#jwt) return this.#unverifiable(need);
+  async #checkJwt(edge: EdgeRequest, need: SchemeNeed, tokens: Map<string, Promise<JwtCheck>>): Promise<Check> {
+    const jwt = this.#jwt;
+    if (!jwt) return this.#unverifiable(need);
     const header = this.config.jwtHeader ?? "authorization";
     const raw = edge.request.headers.get(header);
     // Query-string tokens (RFC 6750 §2.3) are never read: they end up in logs.
     const token = raw === null ? null : header === "authorization" ? BEARER.exec(raw)?.[1] : raw.trim();
     if (!token) return raw === null ? { state: "absent" } : { state: "invalid" };
-    const result = await this.#jwt.verify(token);
+    let verified = tokens.get(token);
+    if (!verified) {
+      verified = jwt.verify(token);
+      tokens.set(token, verified);
+    }
+    const result = await verified;
     return result.ok
       ? { state: "ok", subject: result.subject, scopes: result.scopes, consumed: { in: "header", name: header } }
       : { state: "invalid" };
@@ -148,15 +165,14 @@ export class EdgeAuth {
   }
 }
 
-function callerOf(alternative: readonly SchemeNeed[], results: readonly Check[]): Caller {
-  const consumed: Credential[] = [];
-  const scopes = new Set<string>();
-  let identified: { scheme: string; subject: string } | undefined;
-  results.forEach((result, index) => {
-    if (result.state !== "ok") return;
-    if (result.consumed) consumed.push(result.consumed);
-    for (const scope of result.scopes) scopes.add(scope);
-    identified ??= { scheme: alternative[index]?.name ?? "unknown", subject: result.subject };
-  });
-  return { ...(identified ?? { scheme: "unknown", subject: "unknown" }), scopes: [...scopes], consumed };
+type Verified = Extract<Check, { state: "ok" }>;
+
+/** The caller of an alternative met in full: named by its first scheme, with every scope and consumed credential. */
+function callerOf(alternative: readonly SchemeNeed[], results: readonly Verified[]): Caller {
+  const [first] = results;
+  const scheme = alternative[0]?.name;
+  if (!first || scheme === undefined) throw new TypeError("an empty alternative identifies nobody");
+  const consumed = results.flatMap((result) => (result.consumed ? [result.consumed] : []));
+  const scopes = [...new Set(results.flatMap((result) => result.scopes))];
+  return { scheme, subject: first.subject, scopes, consumed };
 }

@@ -32,6 +32,8 @@ export class JwtVerifier {
   #keys: { resolve: ReturnType<typeof createLocalJWKSet>; kids: ReadonlySet<string> } | undefined;
   #jwksUrl: string | undefined;
   #lastFetch = Number.NEGATIVE_INFINITY;
+  /** When a fetch last failed with no keys held: the negative cooldown. */
+  #lastFailure = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly config: JwtConfig & { jwtIssuer: string },
@@ -43,10 +45,13 @@ export class JwtVerifier {
 
   async verify(token: string): Promise<JwtCheck> {
     const kid = kidOf(token);
-    // No keys yet, or a kid they lack (a rotation): fetch, at most once a minute once keys are held.
-    if (!this.#keys || (kid !== undefined && !this.#keys.kids.has(kid) && this.now() - this.#lastFetch >= REFETCH_COOLDOWN_MS)) {
-      await this.#refresh();
-    }
+    const now = this.now();
+    // No keys yet (unless the last try failed less than a minute ago: an issuer that is down is not asked
+    // again on every call), or a kid they lack (a rotation): fetch, at most once a minute once keys are held.
+    const due = this.#keys
+      ? kid !== undefined && !this.#keys.kids.has(kid) && now - this.#lastFetch >= REFETCH_COOLDOWN_MS
+      : now - this.#lastFailure >= REFETCH_COOLDOWN_MS;
+    if (due) await this.#refresh();
     if (!this.#keys) return { ok: false };
     try {
       const { payload } = await jwtVerify(token, this.#keys.resolve, {
@@ -72,6 +77,7 @@ export class JwtVerifier {
       const kids = new Set(jwks.keys.map((key) => key.kid).filter((k): k is string => typeof k === "string"));
       this.#keys = { resolve: createLocalJWKSet(jwks), kids };
     } catch (error) {
+      this.#lastFailure = this.now();
       log("error", "auth_jwks_unavailable", { error: (error as Error).name });
     }
   }

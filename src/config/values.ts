@@ -2,6 +2,8 @@
 // variable's trimmed text. Every message is written here: none repeats the
 // value (it may be a secret pasted in the wrong place).
 import * as z from "zod/mini";
+import { operationOfMethod } from "../a2a/correspondence";
+import type { Operation } from "../a2a/operations";
 import { normalizeHost } from "../http/request-target";
 import { reject } from "./declare";
 
@@ -105,10 +107,57 @@ export function restrictionOf(list: z.ZodMiniType<string[], string>) {
   );
 }
 
+/**
+ * METHOD_ALLOWLIST: the operations it names, by a method name of either version (`SendMessage` or
+ * `message/send`: the same operation, on every binding), and the names that are no A2A method
+ * (extension methods, matched as written on JSON-RPC). Empty: no restriction.
+ */
+export interface OperationAllowlist {
+  operations: ReadonlySet<Operation>;
+  extensionMethods: ReadonlySet<string>;
+}
+
+export const operationAllowlist = z.pipe(
+  restrictionOf(stringList),
+  z.transform((names): OperationAllowlist | undefined => {
+    if (!names) return undefined;
+    const operations = new Set<Operation>();
+    const extensionMethods = new Set<string>();
+    for (const name of names) {
+      const operation = operationOfMethod(name);
+      if (operation) operations.add(operation);
+      else extensionMethods.add(name);
+    }
+    return { operations, extensionMethods };
+  }),
+);
+
 /** Hostnames as the request's host is normalized: lower case, no trailing dot. */
-export const hostList = z.pipe(
+const hostList = z.pipe(
   stringList,
   z.transform((hosts) => hosts.map(normalizeHost)),
+);
+
+/**
+ * HOST_ALLOWLIST: the hostnames served (the set itself), and in `authorities` each entry as written,
+ * `host` or `host:port`: a card is signed only for a public host[:port] named there, an entry without a
+ * port naming the scheme's default port (URL.host leaves it out). Empty: no restriction.
+ */
+export interface HostAllowlist extends ReadonlySet<string> {
+  readonly authorities: ReadonlySet<string>;
+}
+
+const PORT_SUFFIX = /:(\d{1,5})$/;
+
+export const hostAllowlist = z.pipe(
+  hostList.check(
+    z.refine((hosts) => hosts.every((host) => Number(PORT_SUFFIX.exec(host)?.[1] ?? 1) <= 65_535), "expected host or host:port entries"),
+  ),
+  z.transform((hosts): HostAllowlist | undefined => {
+    if (hosts.length === 0) return undefined;
+    const hostnames = hosts.map((host) => host.replace(PORT_SUFFIX, ""));
+    return Object.assign(new Set(hostnames), { authorities: new Set(hosts) });
+  }),
 );
 
 /** Origins (scheme, host, port) of the URLs listed. */

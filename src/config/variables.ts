@@ -10,9 +10,10 @@ import {
   baseUrl,
   corsOrigins,
   flag,
-  hostList,
+  hostAllowlist,
   listOf,
   oneOf,
+  operationAllowlist,
   originsOfUrls,
   originUrl,
   protocolVersions,
@@ -57,7 +58,7 @@ export const VARIABLES = {
   MAX_BODY_BYTES: variable("maxBodyBytes", wholeNumber(1, 100 * 1024 * 1024), 1024 * 1024),
   // Time allowed for a whole request body to arrive.
   BODY_TIMEOUT_MS: variable("bodyTimeoutMs", wholeNumber(100, FIVE_MINUTES_MS), 10_000),
-  METHOD_ALLOWLIST: variable("methodAllowlist", restrictionOf(stringList)),
+  METHOD_ALLOWLIST: variable("methodAllowlist", operationAllowlist),
   CORS_ALLOWED_ORIGINS: variable("corsAllowedOrigins", corsOrigins, "*"),
 
   // ---- passthrough card mode ----
@@ -79,7 +80,7 @@ export const VARIABLES = {
   ADMIN_TOKEN: variable("adminToken", token(16)),
   ADMIN_PATH: variable("adminPath", urlPath, "/_admin"),
   // Hostnames this worker answers for; unset or empty = any.
-  HOST_ALLOWLIST: variable("hostAllowlist", restrictionOf(hostList)),
+  HOST_ALLOWLIST: variable("hostAllowlist", hostAllowlist),
   // Origins a card-source document may name as its `originUrl` (multi-agent mode).
   DOCUMENT_ORIGINS: variable("documentOrigins", originsOfUrls, new Set<string>()),
   REGISTRY_WEBHOOKS: variable("registryWebhooks", listOf(originUrl), []),

@@ -52,6 +52,16 @@ export function publicBaseUrl(requestUrl: RequestTarget, headers: Headers, confi
   return forwardedOrigin(requestUrl, headers) + forwardedPrefix(headers);
 }
 
+/**
+ * Whether a card served under `base` is signed: a signature vouches for the card's URLs, so only under
+ * PUBLIC_BASE_URL or a host[:port] HOST_ALLOWLIST names (an entry without a port names the default port:
+ * `agents.example.com` does not sign for `agents.example.com:9999`).
+ */
+export function signsFor(config: Pick<Config, "publicBaseUrl" | "hostAllowlist">, base: string): boolean {
+  if (config.publicBaseUrl !== undefined) return true;
+  return config.hostAllowlist?.authorities.has(new URL(base).host) ?? false;
+}
+
 /** HOST_ALLOWLIST: the one check every route makes (unset = every host is served). */
 export function isServedHost(config: Pick<Config, "hostAllowlist">, hostname: string): boolean {
   return config.hostAllowlist === undefined || config.hostAllowlist.has(hostname);

@@ -14,6 +14,7 @@ import { parseJson } from "../json";
 import { jsonRpcToRest, restEventToJsonRpc, restResponseToJsonRpc } from "../rest";
 import { generationOf } from "../rpc/bridge-call";
 import { mapSseData, ORIGIN_REPLY_MAX_BYTES } from "./bridge-reply";
+import type { AssertAttempt } from "./forwarding-headers";
 import type { OriginRoute } from "./origin-router";
 import { type OriginReply, sendWithFailover } from "./send";
 
@@ -61,12 +62,24 @@ async function asJsonRpc(
   return { ...reply, response: new Response(JSON.stringify(envelope), { status: 200, headers }) };
 }
 
+/**
+ * `path` under the origin's REST base, checked after the URL is built (not only by encoding the ids):
+ * the same origin, and a path that stays below the base's own path.
+ */
+export function underBase(base: string, path: string): string | undefined {
+  const root = new URL(base);
+  const url = new URL(joinUrl(base, path));
+  const prefix = root.pathname.endsWith("/") ? root.pathname : `${root.pathname}/`;
+  return url.origin === root.origin && url.pathname.startsWith(prefix) ? url.href : undefined;
+}
+
 /** Sends the call to the REST origin; the answer as a JSON-RPC origin's. */
 export async function sendToRestOrigin(
   edge: EdgeRequest,
   call: OriginCall,
   headers: Headers,
   route: OriginRoute,
+  assert?: AssertAttempt,
 ): Promise<OriginReply | Failure> {
   const version = generationOf(call.version);
   const operation = operationOf(version, call.method);
@@ -74,9 +87,20 @@ export async function sendToRestOrigin(
   const base = edge.runtime.config.originRestUrl;
   if (!operation || !rest || base === undefined)
     return failure("METHOD_NOT_FOUND", `${call.method} has no REST route in A2A ${call.version}`);
+  if ("invalid" in rest) return failure("INVALID_PARAMS", rest.invalid);
+  const url = underBase(base, rest.path);
+  if (url === undefined) return failure("INVALID_PARAMS", "the call's ids do not name a path under the origin");
   const body = rest.body === undefined ? new Uint8Array() : encoder.encode(JSON.stringify(rest.body));
   if (rest.body === undefined) headers.delete("content-type");
-  const restRoute = { ...route, candidates: [joinUrl(base, rest.path)] };
-  const reply = await sendWithFailover(edge, restRoute, headers, body, call.method, rest.query, rest.method);
+  const restRoute = { ...route, candidates: [url] };
+  const reply = await sendWithFailover(edge, restRoute, {
+    headers,
+    body,
+    method: call.method,
+    search: rest.query,
+    httpMethod: rest.method,
+    // The assertion's audience is the REST origin (ORIGIN_REST_URL), its htu the route's URL.
+    beforeAttempt: assert && ((_candidate, target, out) => assert(base, rest.method, target, body, out)),
+  });
   return isFailure(reply) ? reply : asJsonRpc(edge, reply, call, operation);
 }

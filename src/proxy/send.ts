@@ -18,14 +18,38 @@ export interface OriginReply {
 
 const TIMED_OUT = Symbol("timed out");
 
+/** What goes to the origin, the same for every attempt but for what `beforeAttempt` sets. */
+export interface OriginRequest {
+  headers: Headers;
+  body: Uint8Array;
+  /** The call's method, as log lines name it. */
+  method: string;
+  /** The client's query string, merged into each candidate's URL. */
+  search: string;
+  /** A REST origin's call (proxy/rest-origin-call.ts): its own HTTP method, no body on a GET or DELETE. */
+  httpMethod?: string;
+  /** Per attempt, before it is sent: what depends on the origin it goes to (the caller assertion's audience). */
+  beforeAttempt?: (candidate: string, url: string, headers: Headers) => Promise<void>;
+}
+
 /** Each attempt in turn; resolves with the first answer, or rejects with the last connection error. */
-async function firstAnswer(edge: EdgeRequest, route: OriginRoute, init: RequestInit, method: string, search: string): Promise<OriginReply> {
+async function firstAnswer(edge: EdgeRequest, route: OriginRoute, request: OriginRequest): Promise<OriginReply> {
   const { origins } = edge.runtime;
+  const { headers, body, method, search, beforeAttempt } = request;
+  const httpMethod = request.httpMethod ?? "POST";
+  const init = {
+    method: httpMethod,
+    headers,
+    body: httpMethod === "GET" || httpMethod === "DELETE" ? null : body,
+    redirect: "manual" as const,
+  };
   let lastError: unknown;
   for (const [attempt, candidate] of route.candidates.entries()) {
     const origin = origins.label(candidate);
+    const url = withClientQuery(candidate, search);
+    if (beforeAttempt) await beforeAttempt(candidate, url, headers);
     try {
-      return { response: await origins.send(withClientQuery(candidate, search), init), origin };
+      return { response: await origins.send(url, init), origin };
     } catch (error) {
       lastError = error;
       const fields = {
@@ -42,28 +66,14 @@ async function firstAnswer(edge: EdgeRequest, route: OriginRoute, init: RequestI
   throw lastError;
 }
 
-export async function sendWithFailover(
-  edge: EdgeRequest,
-  route: OriginRoute,
-  headers: Headers,
-  body: Uint8Array,
-  method: string,
-  search: string,
-  /** A REST origin's call (proxy/rest-origin-call.ts): its own HTTP method, no body on a GET or DELETE. */
-  httpMethod = "POST",
-): Promise<OriginReply | Failure> {
+export async function sendWithFailover(edge: EdgeRequest, route: OriginRoute, request: OriginRequest): Promise<OriginReply | Failure> {
   const { originTimeoutMs } = edge.runtime.config;
+  const { method } = request;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), originTimeoutMs);
   });
-  const init = {
-    method: httpMethod,
-    headers,
-    body: httpMethod === "GET" || httpMethod === "DELETE" ? null : body,
-    redirect: "manual" as const,
-  };
-  const attempts = firstAnswer(edge, route, init, method, search);
+  const attempts = firstAnswer(edge, route, request);
   try {
     const reply = await Promise.race([attempts, deadline]);
     if (reply !== TIMED_OUT) return reply;

@@ -29,9 +29,13 @@ export interface RestRequest {
 /**
  * The REST request for a JSON-RPC call of `version`; undefined for a method
  * that version's REST does not have (0.3 ListTasks, an extension's) or a call
- * without the ids its path needs: the caller answers -32601 / -32602.
+ * without the ids its path needs: the caller answers -32601 / -32602;
+ * `invalid` for an id that is not one path segment (the caller answers -32602).
  */
-export function jsonRpcToRest(call: { method: string; params?: unknown }, version: RestVersion): RestRequest | undefined {
+export function jsonRpcToRest(
+  call: { method: string; params?: unknown },
+  version: RestVersion,
+): RestRequest | { invalid: string } | undefined {
   const index = METHODS.findIndex((row) => row[version === "1.0" ? 1 : 0] === call.method);
   const [row, operation] = [METHODS[index], OPERATIONS[index]];
   if (!row || !operation) return undefined;
@@ -47,6 +51,7 @@ export function jsonRpcToRest(call: { method: string; params?: unknown }, versio
     presentFields({ tenant: value("tenant"), id: value(fields.id), configId: push ? value("id") : undefined }),
   );
   if (!target) return undefined;
+  if ("invalid" in target) return { invalid: `${fields[target.invalid]} must be one path segment` };
   const bound: string[] = ["tenant", ...target.names.map((name) => fields[name])];
   const rest = Object.fromEntries(Object.entries(params).filter(([name]) => !bound.includes(name)));
   const body = version === "0.3" ? BODY_V03[operation]?.(call.params) : BODY_V1.has(operation) ? rest : undefined;

@@ -85,11 +85,19 @@ const ROUTES: readonly CompiledRoute[] = [
   ...TEMPLATES.map(([methods, path, operation]) => compile("1.0", `{tenant}/${path}`, methods, operation)),
 ];
 
-/** A path variable percent-decoded; undefined when it does not decode or decodes to something with a `/` (not one segment). */
+/**
+ * Whether a caller's value can stand as one path segment: not empty, no `/`, and not a dot segment, which
+ * URL resolution (RFC 3986 §5.2.4; WHATWG URL also reads `%2e` as a dot) would climb out of the base with.
+ */
+function isPathSegment(value: string): boolean {
+  return value !== "" && value !== "." && value !== ".." && !value.includes("/");
+}
+
+/** A path variable percent-decoded; undefined when it does not decode or is not one segment (`%2e%2e`, `a%2Fb`). */
 function decoded(raw: string): string | undefined {
   try {
     const value = decodeURIComponent(raw);
-    return value.includes("/") ? undefined : value;
+    return isPathSegment(value) ? value : undefined;
   } catch {
     return undefined;
   }
@@ -129,16 +137,19 @@ export function matchRestRoute(method: string, path: string, version?: RestVersi
  * binds it), variables percent-encoded (a `:` too, as @a2a-js/sdk's clients
  * write them), under `/{tenant}` when a tenant is given; `names`: the
  * variables it took. Undefined when the version has no route for it or a
- * variable the route needs is missing.
+ * variable the route needs is missing; `invalid` naming a variable whose value
+ * is not one path segment (`..` would reach outside the origin's base).
  */
 export function restPath(
   operation: Operation,
   version: RestVersion,
   pathParams: PathParams,
-): { method: string; path: string; names: (keyof PathParams)[] } | undefined {
+): { method: string; path: string; names: (keyof PathParams)[] } | { invalid: keyof PathParams } | undefined {
   const tenanted = pathParams.tenant !== undefined;
   const route = ROUTES.find((r) => r.version === version && r.operation === operation && r.names.includes("tenant") === tenanted);
   if (!route?.methods[0] || route.names.some((name) => !pathParams[name])) return undefined;
+  const invalid = route.names.find((name) => !isPathSegment(pathParams[name] ?? ""));
+  if (invalid) return { invalid };
   const path = route.path.replace(VARIABLE, (_, name: keyof PathParams) => encodeURIComponent(pathParams[name] ?? ""));
   return { method: route.methods[0], path, names: route.names };
 }

@@ -5,8 +5,10 @@
 // Each stage returns its value or a Failure (a row of errors/failures.ts); a
 // failure becomes a JSON-RPC envelope with the request's id (null when it
 // could not be read). One structured log line per failure, in the stage.
+import { methodFor, operationOfMethod } from "../a2a/correspondence";
 import type { Caller } from "../auth/edge-auth";
 import type { CardSource } from "../card/source";
+import type { OperationAllowlist } from "../config/values";
 import { type Failure, failure, isFailure } from "../errors/failures";
 import { type RpcId, rpcFailureResponse } from "../errors/responses";
 import type { EdgeRequest } from "../http/edge-request";
@@ -32,11 +34,31 @@ async function admitCall(edge: EdgeRequest): Promise<(RpcCall & { version: strin
   const { config } = edge.runtime;
   const body = await readRpcBody(edge.request, config);
   if (isFailure(body)) return { id: null, failure: body };
-  const validated = validateRpcRequest(body, config.methodAllowlist);
+  const validated = validateRpcRequest(body);
   if (!validated.ok) return validated;
   const { call } = validated;
-  const versionHeader = edge.request.headers.get("a2a-version") ?? searchParam(edge.target, "A2A-Version");
-  return { ...call, version: requestVersion(versionHeader, call.method) };
+  return { ...call, version: requestVersion(versionHeaderOf(edge), call.method) };
+}
+
+/** The caller's `A2A-Version`: the header, else the query parameter (A2A 1.0 §3.6); null when neither is sent. */
+export function versionHeaderOf(edge: EdgeRequest): string | null {
+  return edge.request.headers.get("a2a-version") ?? searchParam(edge.target, "A2A-Version");
+}
+
+/**
+ * METHOD_ALLOWLIST names operations: a call passes when its operation is listed under either version's
+ * name, whatever the binding; a method that is no A2A operation (an extension's) only when listed as written.
+ */
+function allowedBy(allowlist: OperationAllowlist | undefined, method: string): boolean {
+  if (!allowlist) return true;
+  const operation = operationOfMethod(method);
+  return operation ? allowlist.operations.has(operation) : allowlist.extensionMethods.has(method);
+}
+
+/** The operation's 1.0 name (`message/send` -> `SendMessage`), as the caller assertion names it; an extension method as it is. */
+function operationName(method: string): string {
+  const operation = operationOfMethod(method);
+  return operation ? (methodFor("1.0", operation) ?? method) : method;
 }
 
 /** Stages 4-5: the caller the card's schemes identify (or none), within its rate limit. */
@@ -44,7 +66,8 @@ async function admitCaller(edge: EdgeRequest, call: RpcCall): Promise<Caller | u
   const found = edge.runtime.cards.source(edge.hostname, edge.keepAlive);
   const source: CardSource = found instanceof Promise ? await found : found;
   const caller = await authenticate(edge, call, source);
-  if (isFailure(caller)) return caller;
+  // A refused call counts too, against the client's address: guessing credentials is rate limited.
+  if (isFailure(caller)) return (await withinRateLimit(edge, undefined)) ?? caller;
   return (await withinRateLimit(edge, caller)) ?? caller;
 }
 
@@ -80,16 +103,23 @@ async function forward(edge: EdgeRequest, call: AdmittedCall, caller: Caller | u
   // The body is a JSON-RPC request, application/json: a REST call's own type (none on a GET, or application/a2a+json) is not the origin's.
   if (headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() !== "application/json")
     headers.set("content-type", "application/json");
-  // The origin runs the version the edge checked (or translated to): a call without the header (the @a2a-js/sdk
-  // 1.3 client's GetExtendedAgentCard) was admitted by its method's generation, which an origin would read as 0.3 (§3.6).
-  if (call.bridge) headers.set("a2a-version", call.bridge.originVersion);
-  else if (!headers.has("a2a-version")) headers.set("a2a-version", call.version);
-  if (caller) await callerHeaders(headers, edge, caller, route);
+  // The origin runs the version the edge checked (or translated to), never the client's own header: a call
+  // without one (the @a2a-js/sdk 1.3 client's GetExtendedAgentCard) was admitted by its method's generation,
+  // which an origin would read as 0.3 (§3.6); a REST call's version is its route's.
+  headers.set("a2a-version", call.bridge ? call.bridge.originVersion : call.version);
+  const assert = caller ? callerHeaders(headers, edge, caller, operationName(call.method)) : undefined;
   const bytes = call.bridge?.bytes ?? call.bytes;
   const reply =
     config.originBinding === "http+json"
-      ? await sendToRestOrigin(edge, originCall(call), headers, route)
-      : await sendWithFailover(edge, route, headers, bytes, call.method, clientQuery(edge.target.search, consumed));
+      ? await sendToRestOrigin(edge, originCall(call), headers, route, assert)
+      : await sendWithFailover(edge, route, {
+          headers,
+          body: bytes,
+          method: call.method,
+          search: clientQuery(edge.target.search, consumed),
+          // The assertion's audience is the origin this attempt goes to (a region's, a document's, ORIGIN_URL).
+          beforeAttempt: assert && ((candidate, url, out) => assert(candidate, "POST", url, bytes, out)),
+        });
   if (isFailure(reply)) return reply;
   const classified = classifyReply(reply, call.method);
   if (isFailure(classified)) return classified;
@@ -98,6 +128,7 @@ async function forward(edge: EdgeRequest, call: AdmittedCall, caller: Caller | u
 
 /** Stages 3b-9 for a call read and validated (JSON-RPC here, a REST call translated by rest/rest-handler.ts). */
 export async function runCall(edge: EdgeRequest, call: RpcCall, version: string): Promise<Response | Failure> {
+  if (!allowedBy(edge.runtime.config.methodAllowlist, call.method)) return failure("METHOD_NOT_FOUND");
   const unserved = unservedVersion(version, edge.runtime.cards.servedVersions());
   if (unserved) return unserved;
   const bridge = bridgeCall(call, version, edge.runtime.cards.originVersions());

@@ -10,15 +10,35 @@ import type { EdgeRequest } from "../http/edge-request";
 import { parseJson } from "../json";
 import { mapSseData } from "../proxy/bridge-reply";
 import { jsonRpcEventToRestEvent, jsonRpcToRestResponse, matchRestRoute, type RestRoute, restToJsonRpc } from "../rest";
-import { runCall } from "./pipeline";
+import { runCall, versionHeaderOf } from "./pipeline";
 import { readRpcBody } from "./read-body";
+import { requestVersion } from "./version";
 
 const REST_TYPES = ["application/json", "application/a2a+json"];
 const encoder = new TextEncoder();
 
-/** The route of `path` (after REST_PATH), or the 404/405 of an unknown path or method. */
+/**
+ * The route of `path` (after REST_PATH), or the 404/405 of an unknown path or method. A REST route's
+ * version is its route's: an `A2A-Version` the caller sends chooses among the routes of that version
+ * (`/v1/message:send` is 1.0's SendMessage of tenant `v1` with `A2A-Version: 1.0`, as A2A 1.0 §3.6 reads
+ * it), and one that names a version no route of this path has is refused (-32009), never forwarded.
+ */
 function matched(edge: EdgeRequest, path: string): RestRoute | Failure {
-  const match = matchRestRoute(edge.request.method, path || "/");
+  const { method } = edge.request;
+  const header = versionHeaderOf(edge);
+  const wanted = header === null ? undefined : requestVersion(header, "");
+  const match =
+    wanted === undefined
+      ? matchRestRoute(method, path || "/")
+      : wanted === "0.3" || wanted === "1.0"
+        ? matchRestRoute(method, path || "/", wanted)
+        : ({ notFound: true } as const);
+  if ("notFound" in match && wanted !== undefined && !("notFound" in matchRestRoute(method, path || "/"))) {
+    const requestedVersion = /^\d+\.\d+$/.test(wanted) ? wanted : "unreadable";
+    return failure("VERSION_NOT_SUPPORTED", "no route of this path is in the A2A-Version sent", {
+      metadata: { requestedVersion, supportedVersions: edge.runtime.cards.servedVersions().join(",") },
+    });
+  }
   if ("notFound" in match) return failure("NOT_FOUND", "no such A2A REST route");
   if ("methodNotAllowed" in match)
     return failure("METHOD_NOT_ALLOWED", undefined, { headers: { allow: match.methodNotAllowed.join(", ") } });
@@ -61,10 +81,18 @@ function refusal(refused: Failure, version: "0.3" | "1.0"): Response {
   return new Response(JSON.stringify({ code, message: refused.detail ?? message }), { status, headers });
 }
 
+/** A refusal of the edge's or a JSON-RPC error (-32009, -32601: HTTP 200 in the failure table) as the REST client's answer. */
+function restFailure(refused: Failure, route: Pick<RestRoute, "operation" | "version">): Response {
+  // A failure with an HTTP status of its own (401, 429, 502, ...) keeps it; a JSON-RPC error maps as the origin's would.
+  if (FAILURES[refused.reason].status !== 200) return refusal(refused, route.version);
+  const rest = jsonRpcToRestResponse(route.operation, route.version, JSON.parse(rpcErrorBody(1, refused)));
+  return new Response(JSON.stringify(rest.body), { status: rest.status, headers: { "content-type": "application/json" } });
+}
+
 export async function handleRest(edge: EdgeRequest, restPath: string): Promise<Response> {
   const path = edge.target.pathname.slice(restPath === "/" ? 0 : restPath.length);
   const route = matched(edge, path);
-  if (isFailure(route)) return refusal(route, path.startsWith("/v1/") ? "0.3" : "1.0");
+  if (isFailure(route)) return restFailure(route, { operation: "sendMessage", version: path.startsWith("/v1/") ? "0.3" : "1.0" });
   const body = await bodyOf(edge);
   if (isFailure(body)) return refusal(body, route.version);
   const call = restToJsonRpc(route, new URLSearchParams(edge.target.search), body);
@@ -72,9 +100,5 @@ export async function handleRest(edge: EdgeRequest, restPath: string): Promise<R
   const envelope = call.params === undefined ? { jsonrpc: "2.0", id: 1, method: call.method } : { jsonrpc: "2.0", id: 1, ...call };
   const rpc = { id: 1, method: call.method, params: call.params, bytes: encoder.encode(JSON.stringify(envelope)) };
   const answer = await runCall(edge, rpc, route.version);
-  if (!isFailure(answer)) return restAnswer(route, answer);
-  // A failure with an HTTP status of its own (401, 429, 502, ...) keeps it; a JSON-RPC error (-32009, -32601) maps as the origin's would.
-  if (FAILURES[answer.reason].status !== 200) return refusal(answer, route.version);
-  const rest = jsonRpcToRestResponse(route.operation, route.version, JSON.parse(rpcErrorBody(1, answer)));
-  return new Response(JSON.stringify(rest.body), { status: rest.status, headers: { "content-type": "application/json" } });
+  return isFailure(answer) ? restFailure(answer, route) : restAnswer(route, answer);
 }

@@ -24,7 +24,7 @@ function isValidId(id: unknown): id is RpcId {
   return id === null || typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
 }
 
-export function validateRpcRequest(body: Uint8Array, methodAllowlist?: ReadonlySet<string>): RpcValidation {
+export function validateRpcRequest(body: Uint8Array): RpcValidation {
   let text: string;
   let value: unknown;
   try {
@@ -54,9 +54,6 @@ export function validateRpcRequest(body: Uint8Array, methodAllowlist?: ReadonlyS
     return invalid('"params" must be an object or an array');
   }
   if (hasDuplicateKey(text)) return invalid("an object names the same key twice");
-  if (methodAllowlist && !methodAllowlist.has(request.method)) {
-    return { ok: false, id, failure: failure("METHOD_NOT_FOUND") };
-  }
   // RFC 8259 §8.1: a BOM is not part of JSON text; the decoder dropped it, so does the forwarded copy.
   const bytes = BOM.every((byte, i) => body[i] === byte) ? body.subarray(3) : body;
   return { ok: true, call: { id, method: request.method, params: request.params, bytes } };

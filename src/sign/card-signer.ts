@@ -17,6 +17,8 @@ export class CardSigner {
   constructor(
     private readonly key: PrivateSigningJwk,
     private readonly extraPublicKeys: readonly PublicJwk[],
+    /** Whether a card served under a base is signed (http/public-base.ts signsFor). */
+    private readonly signsFor: (base: string) => boolean = () => true,
   ) {}
 
   /** The imported key; a key WebCrypto refuses fails every signed route alike, logged once. */
@@ -28,8 +30,9 @@ export class CardSigner {
     return this.#signer;
   }
 
-  /** Signed after URL derivation, so the card of every host verifies (§8.4). */
+  /** Signed after URL derivation, so the card of every host verifies (§8.4); left unsigned under a base not named. */
   async sign<Card extends JsonObject>(card: Card, base: string): Promise<Card> {
+    if (!this.signsFor(base)) return card;
     return signCard(card, await this.#imported(), joinUrl(base, JWKS_PATH));
   }
 

@@ -19,7 +19,7 @@ const encoder = new TextEncoder();
  * Unpadded base64url (RFC 7515 §2); hono's helper keeps the `=` padding. It
  * takes a whole buffer: `slice()` gives the view's bytes their own one.
  */
-function base64url(bytes: Uint8Array): string {
+export function base64url(bytes: Uint8Array): string {
   return encodeBase64Url(bytes.slice().buffer).replace(/=+$/, "");
 }
 

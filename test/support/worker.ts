@@ -68,14 +68,19 @@ export async function callVia(
   return response;
 }
 
+/** SHA-256 of a text, lower-case hex: what AUTH_API_KEYS holds of a key (`sha256:<hex>`). */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return [...digest].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 /**
  * A caller the edge authenticates by API key (edge authentication): a document
  * whose card requires the `partnerKey` scheme, AUTH_API_KEYS holding the hash
  * of `key`, and the header that presents it.
  */
 export async function apiKeyCaller(caller = "partner", key = "partner-key-0123456789") {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)));
-  const hash = [...digest].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  const hash = await sha256Hex(key);
   const document = {
     name: "Keyed Agent",
     capabilities: { extendedAgentCard: true },

@@ -130,7 +130,13 @@ describe("parseConfig", () => {
       corsAllowedOrigins: ["https://ui.example", "https://inspector.example"],
       originCardUrl: "http://10.0.0.5:8080/.well-known/agent-card.json",
     });
-    expect([...parsed.value.methodAllowlist!]).toEqual(["SendMessage", "message/send"]);
+    // Both names of one operation: one operation allowed; "x/custom" is no A2A method (an extension's).
+    expect(parsed.value.methodAllowlist).toEqual({ operations: new Set(["sendMessage"]), extensionMethods: new Set() });
+    const extension = parseConfig({ METHOD_ALLOWLIST: "GetTask, x/custom" });
+    expect(extension.ok && extension.value.methodAllowlist).toEqual({
+      operations: new Set(["getTask"]),
+      extensionMethods: new Set(["x/custom"]),
+    });
   });
 
   it.each([

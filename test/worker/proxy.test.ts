@@ -89,12 +89,13 @@ describe("forwarding", () => {
     for (const name of ["cookie", "x-internal-debug", "connection", "cf-connecting-ip"]) expect(sent).not.toHaveProperty(name);
   });
 
-  it("tells the origin the version the edge checked a call as, when the client named none (A2A 1.0 §3.6)", async () => {
+  it("tells the origin the version the edge checked a call as, never the client's own text (A2A 1.0 §3.6)", async () => {
     const origin = okOrigin();
     const cases = [
       [{}, "SendMessage", "1.0"], // as @a2a-js/sdk 1.3 sends GetExtendedAgentCard: no A2A-Version
       [{}, "message/send", "0.3"],
-      [{ "A2A-Version": "1.0.2" }, "SendMessage", "1.0.2"], // the client's own header goes as sent
+      [{ "A2A-Version": "1.0.2" }, "SendMessage", "1.0"], // checked as Major.Minor (the patch is ignored), sent so
+      [{ "A2A-Version": " 0.3 " }, "message/send", "0.3"],
     ] as const;
     for (const [headers, method] of cases) await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 1, method }, headers), env());
     expect(origin.requests.map((r) => r.headers.get("a2a-version"))).toEqual(cases.map(([, , sent]) => sent));

@@ -38,8 +38,9 @@ function asTheV03ProtoCarries(value: unknown): unknown {
 }
 
 /** A REST request as the fixture writes it. */
-const asRecorded = (request: RestRequest | undefined) =>
-  request && {
+const asRecorded = (request: RestRequest | { invalid: string } | undefined) =>
+  request &&
+  !("invalid" in request) && {
     method: request.method,
     path: request.path,
     query: request.query,

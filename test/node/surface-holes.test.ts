@@ -1,0 +1,387 @@
+// Holes found from outside on the surfaces added last (the REST binding,
+// REST-only origins, the bridge), tried where they were found: raw bytes on a
+// socket to the built bundle in workerd (Miniflare, direct socket) and to
+// `wrangler dev`, with real origin and issuer processes counting what reaches
+// them. The same holes through the worker in workerd, with more cases, are in
+// test/worker/surface-holes.test.ts.
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createLocalJWKSet, decodeJwt, jwtVerify } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildBundle, serve, wranglerVars } from "../../bench/lib";
+import { ROOT, run, startWranglerDev } from "../support/processes";
+import { raw } from "../support/raw-http";
+
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+interface Recorder {
+  url: string;
+  received: Received[];
+  server: Server;
+}
+
+/** An origin process that records every request and answers JSON-RPC with the method it got, REST with a task. */
+function recorder(): Promise<Recorder> {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      received.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
+      let rpc: { id?: unknown; method?: unknown } | undefined;
+      try {
+        rpc = JSON.parse(body.toString()) as { id?: unknown; method?: unknown };
+      } catch {
+        rpc = undefined;
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      if (rpc && "method" in rpc) res.end(JSON.stringify({ jsonrpc: "2.0", id: rpc.id ?? null, result: { method: rpc.method } }));
+      else res.end(JSON.stringify({ id: "t1", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" } }));
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, received, server }),
+    ),
+  );
+}
+
+const stops: Array<() => Promise<unknown>> = [];
+let bundle: { path: string };
+let origin: Recorder;
+let other: Recorder;
+beforeAll(async () => {
+  bundle = buildBundle();
+  origin = await recorder();
+  other = await recorder();
+  stops.push(
+    () => new Promise((r) => origin.server.close(r)),
+    () => new Promise((r) => other.server.close(r)),
+  );
+});
+afterAll(async () => {
+  for (const stop of stops.reverse()) await stop();
+});
+
+const RATE_LIMIT = { limit: 3, period: 60 };
+
+interface Target {
+  port: number;
+}
+type Start = (vars: Record<string, string>, documents?: Record<string, unknown>, rateLimited?: boolean) => Promise<Target>;
+
+/** The built bundle in workerd (Miniflare, direct socket), with KV documents stored first and optionally a RATE_LIMITER. */
+const workerd: Start = async (vars, documents = {}, rateLimited = false) => {
+  const served = await serve({
+    modules: true,
+    scriptPath: bundle.path,
+    modulesRoot: join(bundle.path, ".."),
+    kvNamespaces: ["SKILLS"],
+    bindings: { ...wranglerVars(), ...vars },
+    ...(rateLimited ? { ratelimits: { RATE_LIMITER: { simple: RATE_LIMIT } } } : {}),
+  });
+  stops.push(served.stop);
+  const kv = await served.mf.getKVNamespace("SKILLS");
+  for (const [key, value] of Object.entries(documents)) await kv.put(key, JSON.stringify(value));
+  return { port: Number(served.url.port) };
+};
+
+/**
+ * wrangler.toml with `main` made absolute and, for the rate limit, the `[[ratelimits]]` binding a
+ * deployment declares (see the README's deploy guide), in a directory of its own.
+ */
+function wranglerConfig(rateLimited: boolean): string {
+  const dir = join(ROOT, "test-output", rateLimited ? "wrangler-ratelimit" : "wrangler-plain");
+  mkdirSync(dir, { recursive: true });
+  let config = readFileSync(join(ROOT, "wrangler.toml"), "utf8").replace(
+    /^main = "(.+)"$/m,
+    (_l, main: string) => `main = ${JSON.stringify(join(ROOT, main))}`,
+  );
+  if (rateLimited) {
+    config += `\n[[ratelimits]]\nname = "RATE_LIMITER"\nnamespace_id = "1001"\nsimple = { limit = ${RATE_LIMIT.limit}, period = ${RATE_LIMIT.period} }\n`;
+  }
+  const path = join(dir, "wrangler.toml");
+  writeFileSync(path, config);
+  return path;
+}
+
+/** The worker under `wrangler dev`, with KV documents stored first by `wrangler kv key put --local`. */
+const wranglerDev: Start = async (vars, documents = {}, rateLimited = false) => {
+  const config = wranglerConfig(rateLimited);
+  const dir = mkdtempSync(join(tmpdir(), "holes-dev-"));
+  const persist = join(dir, "state");
+  for (const [key, value] of Object.entries(documents)) {
+    const file = join(dir, `${key}.json`);
+    writeFileSync(file, JSON.stringify(value));
+    const args = ["kv", "key", "put", key, "--path", file, "--binding", "SKILLS", "--local", "--persist-to", persist, "--config", config];
+    const put = await run("node_modules/.bin/wrangler", args);
+    expect(put.code, put.stderr).toBe(0);
+  }
+  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const { dev, base } = await startWranglerDev(["--config", config, "--persist-to", persist, ...varArgs]);
+  stops.push(dev.stop);
+  return { port: Number(new URL(base).port) };
+};
+
+const TARGETS = [
+  ["workerd (built bundle)", workerd],
+  ["wrangler dev", wranglerDev],
+] as const;
+
+const request = (method: string, host: string, path: string, headers: Record<string, string> = {}, body?: unknown) => {
+  const text = body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
+  const lines = [`${method} ${path} HTTP/1.1`, `Host: ${host}`];
+  if (body !== undefined) lines.push("Content-Type: application/json", `Content-Length: ${Buffer.byteLength(text)}`);
+  else if (method === "POST") lines.push("Content-Length: 0");
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return `${lines.join("\r\n")}\r\nConnection: close\r\n\r\n${text}`;
+};
+const rpc = (method: string, params: unknown) => ({ jsonrpc: "2.0", id: 1, method, params });
+const message = { messageId: "m1", role: "ROLE_USER", parts: [{ text: "hi" }] };
+const header = (head: string, name: string) => new RegExp(`^${name}: (.*)$`, "im").exec(head)?.[1]?.trim();
+const sha256Hex = (text: string) => createHash("sha256").update(text).digest("hex");
+
+describe.each(TARGETS)("caller path segments never leave ORIGIN_REST_URL, %s", (_name, start) => {
+  let port: number;
+  beforeAll(async () => {
+    ({ port } = await start({
+      ORIGIN_BINDING: "http+json",
+      ORIGIN_REST_URL: `${origin.url}a2a/rest`,
+      ORIGIN_PROTOCOL_VERSIONS: "1.0",
+      ORIGIN_HEADERS: JSON.stringify({ Authorization: "Bearer origin-secret-0123" }),
+      EDGE_AUTH: "off",
+      REST_PATH: "/rest",
+    }));
+  });
+
+  it("refuses `..`, `.` and encoded dot segments from params, queries and paths; the origin gets nothing outside its base", async () => {
+    const before = origin.received.length;
+    const refused = [
+      request("POST", "a.example.com", "/", { "A2A-Version": "1.0" }, rpc("GetTask", { tenant: "..", id: "x" })),
+      request("POST", "a.example.com", "/", { "A2A-Version": "1.0" }, rpc("GetTask", { id: ".." })),
+      request(
+        "POST",
+        "a.example.com",
+        "/",
+        { "A2A-Version": "1.0" },
+        rpc("DeleteTaskPushNotificationConfig", { tenant: "..", taskId: "..", id: "users" }),
+      ),
+      request("GET", "a.example.com", "/rest/tasks/x?tenant=.."),
+      request("GET", "a.example.com", "/rest/%2e%2e/tasks/x"),
+      request("GET", "a.example.com", "/rest/.%2E/tasks/x"),
+      request("GET", "a.example.com", "/rest/tasks/%2e%2e"),
+      request("DELETE", "a.example.com", "/rest/%2e%2e/tasks/%2e%2e/pushNotificationConfigs/users"),
+    ];
+    for (const sent of refused) {
+      const reply = await raw(port, sent);
+      const line = sent.split("\r\n")[0];
+      // JSON-RPC: -32602 at 200; REST: 400 or 404 (no route of a dot segment).
+      if (line?.startsWith("POST / ")) expect(JSON.parse(reply.body), line).toMatchObject({ error: { code: -32602 } });
+      else expect([400, 404], line).toContain(reply.status);
+      expect(reply.body, line).not.toContain("TASK_STATE_COMPLETED");
+    }
+    expect(origin.received.slice(before).map((r) => r.url)).toEqual([]);
+    // The control: the same routes with real ids reach the origin, under its base, with its credential.
+    expect((await raw(port, request("GET", "a.example.com", "/rest/tasks/t1"))).status).toBe(200);
+    expect((await raw(port, request("GET", "a.example.com", "/rest/acme/tasks/t1"))).status).toBe(200);
+    expect(origin.received.slice(before).map((r) => [r.method, r.url])).toEqual([
+      ["GET", "/a2a/rest/tasks/t1"],
+      ["GET", "/a2a/rest/acme/tasks/t1"],
+    ]);
+  });
+});
+
+describe.each(TARGETS)("METHOD_ALLOWLIST and A2A-Version on the REST binding, %s", (_name, start) => {
+  let port: number;
+  beforeAll(async () => {
+    ({ port } = await start({
+      ORIGIN_URL: origin.url,
+      EDGE_AUTH: "off",
+      REST_PATH: "/rest",
+      METHOD_ALLOWLIST: "SendMessage,message/send",
+    }));
+  });
+
+  it("refuses every operation the list does not name, on the REST routes of both versions; nothing reaches the origin", async () => {
+    const before = origin.received.length;
+    for (const [method, path, body] of [
+      ["GET", "/rest/tasks/t1"],
+      ["GET", "/rest/tasks"],
+      ["POST", "/rest/tasks/t1:cancel"],
+      ["POST", "/rest/tasks/t1/pushNotificationConfigs", { url: "https://hooks.example.com/x" }],
+      ["DELETE", "/rest/tasks/t1/pushNotificationConfigs/c1"],
+      ["POST", "/rest/message:stream", { message }],
+      ["GET", "/rest/v1/tasks/t1"],
+    ] as const) {
+      const reply = await raw(port, request(method, "a.example.com", path, {}, body));
+      expect(reply.status, `${method} ${path}`).toBe(501);
+    }
+    expect(origin.received.length - before).toBe(0);
+    expect((await raw(port, request("POST", "a.example.com", "/rest/message:send", {}, { message }))).status).toBe(200);
+    expect(origin.received.length - before).toBe(1);
+  });
+
+  it("refuses an A2A-Version no route of the path has; the origin is told the route's version", async () => {
+    const before = origin.received.length;
+    for (const version of ["9.9", "0.3"]) {
+      const reply = await raw(port, request("POST", "a.example.com", "/rest/message:send", { "A2A-Version": version }, { message }));
+      expect(reply.status, version).toBe(400);
+      expect(reply.body, version).toContain("VERSION_NOT_SUPPORTED");
+    }
+    expect(origin.received.length - before).toBe(0);
+    await raw(port, request("POST", "a.example.com", "/rest/message:send", { "A2A-Version": "1.0.9" }, { message }));
+    // `/v1/message:send` with A2A-Version: 1.0 is 1.0's route of tenant "v1" (A2A 1.0 §3.6), not a 0.3 call labelled 1.0.
+    await raw(port, request("POST", "a.example.com", "/rest/v1/message:send", { "A2A-Version": "1.0" }, { message }));
+    const seen = origin.received.slice(before).map((r) => [r.headers["a2a-version"], JSON.parse(r.body.toString()).method]);
+    expect(seen).toEqual([
+      ["1.0", "SendMessage"],
+      ["1.0", "SendMessage"],
+    ]);
+  });
+});
+
+/** A P-256 private JWK with a kid. */
+async function privateJwk(kid: string, algorithm: "ECDSA" | "Ed25519" = "ECDSA"): Promise<string> {
+  const params = algorithm === "ECDSA" ? { name: "ECDSA", namedCurve: "P-256" } : { name: "Ed25519" };
+  const pair = (await crypto.subtle.generateKey(params, true, ["sign", "verify"])) as CryptoKeyPair;
+  return JSON.stringify({ ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey), kid });
+}
+
+describe.each(TARGETS)("callers, assertions, issuers and signatures, %s", (_name, start) => {
+  const KEY = "partner-key-6b1d0c";
+  const keyed = { partnerKey: { type: "apiKey", in: "header", name: "X-Partner-Key" } };
+  let port: number;
+  let issuer: { url: string; hits: number; server: Server };
+
+  beforeAll(async () => {
+    // An OpenID provider that is down: every request is a 503, counted.
+    issuer = await new Promise((resolve) => {
+      const state = {
+        url: "",
+        hits: 0,
+        server: createServer((_req, res) => {
+          state.hits++;
+          res.writeHead(503).end("down");
+        }),
+      };
+      state.server.listen(0, "127.0.0.1", () => {
+        state.url = `http://127.0.0.1:${(state.server.address() as { port: number }).port}`;
+        resolve(state);
+      });
+    });
+    stops.push(() => new Promise((r) => issuer.server.close(r)));
+    const sso = { type: "openIdConnect", openIdConnectUrl: `${issuer.url}/.well-known/openid-configuration` };
+    ({ port } = await start(
+      {
+        ORIGIN_URL: origin.url,
+        REST_PATH: "/rest",
+        KV_CACHE_TTL: "0",
+        DOCUMENT_ORIGINS: new URL(other.url).origin,
+        AUTH_API_KEYS: JSON.stringify({ "partner-1": `sha256:${sha256Hex(KEY)}` }),
+        AUTH_ASSERTION_KEY: await privateJwk("assertion"),
+        AUTH_JWT_ISSUER: issuer.url,
+        AUTH_JWT_AUDIENCE: "https://agent.example/",
+        CARD_SIGNING_KEY: await privateJwk("card", "Ed25519"),
+        HOST_ALLOWLIST: "open.example.com,b.example.com,jwt.example.com",
+      },
+      {
+        "open.example.com": {
+          name: "Open",
+          capabilities: { extendedAgentCard: true },
+          securitySchemes: keyed,
+          security: [{ partnerKey: [] }, {}],
+        },
+        "b.example.com": { name: "B", originUrl: other.url, securitySchemes: keyed, security: [{ partnerKey: [] }] },
+        "jwt.example.com": {
+          name: "Two JWT schemes",
+          securitySchemes: { bearer: { type: "http", scheme: "bearer" }, sso },
+          security: [{ bearer: [] }, { sso: [] }],
+        },
+      },
+    ));
+  });
+
+  it("lets an anonymous caller in as anonymous beside {}: no caller headers, no extended card; a wrong key is still 401", async () => {
+    const before = origin.received.length;
+    const sent = await raw(port, request("POST", "open.example.com", "/", { "A2A-Version": "1.0" }, rpc("SendMessage", { message })));
+    expect(JSON.parse(sent.body)).toMatchObject({ result: { method: "SendMessage" } });
+    const seen = origin.received.at(-1)!.headers;
+    expect([seen["a2a-caller"], seen["a2a-caller-assertion"]]).toEqual([undefined, undefined]);
+    for (const refused of [
+      request("POST", "open.example.com", "/", { "A2A-Version": "1.0" }, rpc("GetExtendedAgentCard", {})),
+      request("GET", "open.example.com", "/rest/extendedAgentCard"),
+    ])
+      expect((await raw(port, refused)).status).toBe(401);
+    const wrong = await raw(port, request("POST", "open.example.com", "/", { "X-Partner-Key": "nope" }, rpc("SendMessage", { message })));
+    expect(wrong.status).toBe(401);
+    expect(header(wrong.head, "www-authenticate")).toContain('error="invalid_token"');
+    expect(origin.received.length - before).toBe(1);
+  });
+
+  it("signs the assertion for the origin that receives it: the document's origin, never ORIGIN_URL", async () => {
+    const body = rpc("GetTask", { id: "t1" });
+    const reply = await raw(port, request("POST", "b.example.com", "/", { "X-Partner-Key": KEY }, body));
+    expect(JSON.parse(reply.body)).toMatchObject({ result: { method: "GetTask" } });
+    const got = other.received.at(-1)!;
+    const assertion = String(got.headers["a2a-caller-assertion"]);
+    const jwks = createLocalJWKSet(JSON.parse((await raw(port, request("GET", "b.example.com", "/.well-known/jwks.json"))).body));
+    // Verified as the README tells origin A to (audience: its own ORIGIN_URL), B's assertion is refused.
+    await expect(jwtVerify(assertion, jwks, { issuer: "http://b.example.com", audience: origin.url })).rejects.toThrow();
+    const { payload } = await jwtVerify(assertion, jwks, { issuer: "http://b.example.com", audience: other.url });
+    expect(payload).toMatchObject({ sub: "partnerKey:partner-1", htm: "POST", htu: other.url, a2a_operation: "GetTask" });
+    expect(payload.body_sha256).toBe(createHash("sha256").update(got.body).digest("base64url"));
+    expect(decodeJwt(assertion).jti).toEqual(expect.any(String));
+  });
+
+  it("asks an issuer that is down once for 20 calls with two JWT schemes each; every call is refused", async () => {
+    const token = "eyJhbGciOiJSUzI1NiIsImtpZCI6ImsxIn0.eyJzdWIiOiJ4In0.c2ln";
+    const before = origin.received.length;
+    for (let i = 0; i < 20; i++) {
+      const reply = await raw(
+        port,
+        request("POST", "jwt.example.com", "/", { Authorization: `Bearer ${token}` }, rpc("GetTask", { id: "t" })),
+      );
+      expect(reply.status).toBe(401);
+    }
+    expect(issuer.hits).toBe(1);
+    expect(origin.received.length).toBe(before);
+  });
+
+  it("signs a card for a named host, not for the same host on a port nobody named", async () => {
+    const card = async (host: string) =>
+      JSON.parse((await raw(port, request("GET", host, "/.well-known/agent-card.json", { "A2A-Version": "1.0" }))).body);
+    const named = await card("open.example.com");
+    expect(named.signatures.length).toBeGreaterThan(0);
+    const other = await card("open.example.com:9999");
+    expect(other.supportedInterfaces[0].url).toBe("http://open.example.com:9999/");
+    expect(other.signatures).toBeUndefined();
+  });
+});
+
+describe.each(TARGETS)("refused credentials are rate limited by address, %s", (_name, start) => {
+  it("answers 429 once one address has been refused more than the RATE_LIMITER limit; nothing reaches the origin", async () => {
+    const keyed = { partnerKey: { type: "apiKey", in: "header", name: "X-Partner-Key" } };
+    const { port } = await start(
+      { ORIGIN_URL: origin.url, AUTH_API_KEYS: JSON.stringify({ p: `sha256:${sha256Hex("partner-key-6b1d0c")}` }) },
+      { default: { name: "Limited", securitySchemes: keyed, security: [{ partnerKey: [] }] } },
+      true,
+    );
+    const before = origin.received.length;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (await raw(port, request("POST", "a.example.com", "/", { "X-Partner-Key": `wrong-${i}` }, rpc("GetTask", { id: "t" })))).status,
+      );
+    expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
+    expect(origin.received.length).toBe(before);
+  });
+});
