@@ -6,7 +6,7 @@
 import * as v03 from "../a2a/v03";
 import { translateResponseReporting } from "../bridge";
 import { readBody } from "../http/body";
-import { exceedsDepth, isJsonObject, parseJson } from "../json";
+import { exceedsDepth, isJsonObject, parseEventJson, parseJson } from "../json";
 import { log } from "../log";
 import type { LastEvent } from "../rest/rest-response";
 import type { BridgedCall } from "../rpc/bridge-call";
@@ -17,7 +17,7 @@ const EVENT_END = /\r?\n\r?\n/;
 
 /** One JSON-RPC envelope (text) from the origin's version to the caller's; text that is not JSON passes as it came. */
 function translatedEnvelope(text: string, bridge: BridgedCall): { text: string; unreadable?: string | undefined } {
-  const value = parseJson(text);
+  const value = parseEventJson(text);
   if (value === undefined || exceedsDepth(value)) return { text };
   const translated = translateResponseReporting(bridge.originMethod, value, bridge.origin, bridge.client);
   return { text: JSON.stringify(translated.response), unreadable: translated.unreadable };
