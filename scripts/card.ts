@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { buildCard } from "../src/card/build-card";
 import { readCardInputText } from "../src/card/intake";
-import { REPAIR_RULES } from "../src/card/repairs";
+import { REPAIR_RULES } from "../src/card/repair-rules";
 import { CARD_VARIANTS, type CardVariant } from "../src/card/variant";
 import { parseConfig } from "../src/config";
 import { joinUrl } from "../src/http/urls";

@@ -7,9 +7,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono/tiny";
 import { callerOfKey } from "../auth/api-keys";
-import { readCardInputText } from "../card/intake";
 import { LAST_GOOD_PREFIX } from "../card/last-good";
-import type { Repair } from "../card/repairs";
 import type { CardSource } from "../card/source";
 import { DEFAULT_KEY, isDocumentKey } from "../card/store";
 import { CARD_VARIANTS, type CardVariant } from "../card/variant";
@@ -21,6 +19,7 @@ import { publicBaseUrl } from "../http/public-base";
 import { normalizeHost, requestTarget } from "../http/request-target";
 import { log } from "../log";
 import type { Runtime } from "../runtime";
+import { parseDocument, repairedHeaders } from "./document-intake";
 import type { DocumentLog } from "./document-log";
 import {
   type DocumentAction,
@@ -124,21 +123,6 @@ async function documentText(c: Context<AdminEnv>, runtime: Runtime): Promise<str
   }
 }
 
-/** Validation that never escapes as a 500: whatever the parser throws (a pathological document) is an invalid document. */
-function parseDocument(text: string): ReturnType<typeof readCardInputText> {
-  try {
-    return readCardInputText(text);
-  } catch (error) {
-    log("warn", "admin_document_unparsable", { error: (error as Error).name, bytes: text.length });
-    return { ok: false, issues: [{ path: "", message: "the document could not be validated (too deeply nested or too complex)" }] };
-  }
-}
-
-/** The `Card-Repaired` header of an admin answer (count and rules), none without repairs. */
-function repairedHeaders(repairs: readonly Repair[]): Record<string, string> {
-  return repairs.length === 0 ? {} : { "card-repaired": `${repairs.length}; rules=${[...new Set(repairs.map((r) => r.rule))].join(",")}` };
-}
-
 async function changed(c: Context<AdminEnv>, runtime: Runtime, key: string, action: DocumentAction, written: Version): Promise<Response> {
   const { text } = written;
   const parsed = text === null ? null : parseDocument(text);
@@ -212,11 +196,11 @@ async function readDocument(c: Context<AdminEnv>, runtime: Runtime): Promise<Res
 async function readRepairs(c: Context<AdminEnv>, runtime: Runtime): Promise<Response> {
   const key = documentKey(c.req.param("key") ?? "", runtime);
   const current = await logCall<Version & { text: string }>(() => documentLog(c, key).read(key));
-  const parsed = parseDocument(current.text);
-  const answer = parsed.ok
-    ? { key, etag: current.etag, publishable: true, kind: parsed.value.kind, repairs: parsed.value.repairs }
-    : { key, etag: current.etag, publishable: false, issues: parsed.issues };
-  return c.json(answer, 200, { etag: current.etag, "cache-control": "no-store" });
+  const read = parseDocument(current.text);
+  const found = read.ok
+    ? { publishable: true, kind: read.value.kind, repairs: read.value.repairs }
+    : { publishable: false, issues: read.issues };
+  return c.json({ key, etag: current.etag, ...found }, 200, { etag: current.etag, "cache-control": "no-store" });
 }
 
 /** PUT /documents/<key>: a whole, valid document (422 with the zod issues otherwise, nothing written). */

@@ -36,7 +36,7 @@ export const CARD_CORS_ORIGIN = "*";
  * document won): every extra header costs ~2% of card throughput in workerd.
  */
 /** `Card-Repaired`: how many repairs card intake made, and their rules (the page lists each one). */
-function repairedHeader(repairs: readonly Repair[]): string {
+export function repairedHeader(repairs: readonly Repair[]): string {
   return `${repairs.length}; rules=${[...new Set(repairs.map((r) => r.rule))].join(",")}`;
 }
 

@@ -2,7 +2,7 @@
 // repository's sample, whether it is the last good copy of a document that
 // cannot be read now, and every repair card intake made to publish it.
 import type { FC } from "hono/jsx";
-import { REPAIR_RULES, type Repair } from "../card/repairs";
+import type { Repair } from "../card/repairs";
 
 export interface CardDataProps {
   /** Where the card data came from, in words (the Card-Source header of the JSON). */
@@ -32,7 +32,7 @@ export const CardDataSection: FC<CardDataProps> = ({ cardData, repairs, sample, 
         <p>The card was repaired to publish it ({repairs.length}):</p>
         <ul class="repairs">
           {repairs.map((repair) => (
-            <li title={REPAIR_RULES[repair.rule]}>
+            <li>
               <code>{repair.rule}</code> {repair.path ? <code>{repair.path}</code> : null}: {repair.message}
             </li>
           ))}
