@@ -1,12 +1,16 @@
 // npm run card -- --base https://agents.example.com [--variant v1|v0.3|hybrid|legacy]
 //                 [--out card.json] [--source skills.json] [--rpc-path /]
 //                 [--protocol-versions 1.0,0.3] [--skills "Name A,Name B"] [--pretty]
+// npm run card -- --source FILE --check
 // Prints (or writes) the card the worker would serve for that public base, for
-// publishing a static card. Uses the same pure builder as the worker.
+// publishing a static card. Uses the same card intake and pure builder as the
+// worker: FILE is a card-source document or an A2A card of any generation.
+// --check prints what intake repairs and exits 1 only when FILE cannot be published.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { buildCard } from "../src/card/build-card";
-import { parseCardSourceText } from "../src/card/source";
+import { readCardInputText } from "../src/card/intake";
+import { REPAIR_RULES } from "../src/card/repair-rules";
 import { CARD_VARIANTS, type CardVariant } from "../src/card/variant";
 import { parseConfig } from "../src/config";
 import { joinUrl } from "../src/http/urls";
@@ -16,7 +20,8 @@ import { type Cli, cli } from "./usage";
 const cmd: Cli = cli(
   "card",
   `usage: npm run card -- --base URL [--variant ${CARD_VARIANTS.join("|")}] [--out FILE] [--source FILE]
-                       [--rpc-path PATH] [--protocol-versions 1.0,0.3] [--skills "Name A,Name B"] [--pretty]`,
+                       [--rpc-path PATH] [--protocol-versions 1.0,0.3] [--skills "Name A,Name B"] [--pretty]
+       npm run card -- --source FILE --check`,
 );
 
 const { values } = cmd.parseArgs({
@@ -29,9 +34,31 @@ const { values } = cmd.parseArgs({
     "protocol-versions": { type: "string" },
     skills: { type: "string" },
     pretty: { type: "boolean", default: false },
+    check: { type: "boolean", default: false },
   },
   strict: true,
 });
+
+function readSource(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    cmd.usageError(`--source: cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+if (values.check) {
+  const read = readCardInputText(readSource(values.source));
+  if (!read.ok) cmd.fail(`${values.source} cannot be published: ${issuesToText(read.issues)}`);
+  const { kind, repairs } = read.value;
+  const lines = repairs.map((r) => `  - ${r.rule}${r.path ? ` ${r.path}` : ""}: ${r.message}`);
+  process.stdout.write(
+    `${values.source}: ${kind === "card" ? "an A2A card" : "a card-source document"}, publishable with ${repairs.length} repairs\n`,
+  );
+  if (lines.length > 0) process.stdout.write(`${lines.join("\n")}\n`);
+  for (const rule of new Set(repairs.map((r) => r.rule))) process.stdout.write(`  ${rule}: ${REPAIR_RULES[rule]}\n`);
+  process.exit(0);
+}
 
 if (!values.base) cmd.usageError("--base <public base URL> is required, e.g. --base https://agents.example.com");
 if (!(CARD_VARIANTS as readonly string[]).includes(values.variant)) {
@@ -52,19 +79,19 @@ const FLAGS: Record<string, string> = {
 };
 if (!config.ok) cmd.usageError(issuesToText(config.issues.map((issue) => ({ ...issue, path: FLAGS[issue.path] ?? issue.path }))));
 
-let text: string;
-try {
-  text = readFileSync(values.source, "utf8");
-} catch (error) {
-  cmd.usageError(`--source: cannot read ${values.source}: ${(error as Error).message}`);
+const source = readCardInputText(readSource(values.source));
+if (!source.ok)
+  cmd.fail(
+    `${values.source} cannot be published (neither a valid card-source document nor a readable A2A card): ${issuesToText(source.issues)}`,
+  );
+if (source.value.repairs.length > 0) {
+  process.stderr.write(`card: ${source.value.repairs.length} repairs (npm run card -- --source ${values.source} --check lists them)\n`);
 }
-const source = parseCardSourceText(text);
-if (!source.ok) cmd.fail(`${values.source} is not a valid card-source document: ${issuesToText(source.issues)}`);
 
 const { publicBaseUrl, rpcPath, protocolVersions, skillAllowlist } = config.value;
 if (!publicBaseUrl) cmd.usageError("--base is required (the public base URL the card advertises)");
 const card = buildCard(
-  source.value,
+  source.value.source,
   { rpcUrl: joinUrl(publicBaseUrl, rpcPath), protocolVersions, skillAllowlist },
   values.variant as CardVariant,
 );

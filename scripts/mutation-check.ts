@@ -1256,8 +1256,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "rest: SSE errors are error events",
     file: "src/rest/rest-response.ts",
-    from: "`event: error\\ndata: ${",
-    to: "`data: ${",
+    from: "`event: error\\ndata: ${JSON.stringify(restError(version, reply.error).body)}`",
+    to: "`data: ${JSON.stringify(restError(version, reply.error).body)}`",
     tests: [W("rest-response")],
   },
   {
@@ -1413,6 +1413,86 @@ export const MUTATIONS: Mutation[] = [
     from: 'r.names.includes("tenant") === tenanted',
     to: '!r.names.includes("tenant")',
     tests: [W("rest-origin")],
+  },
+  // ---- card intake: never another agent's card ----
+  {
+    name: "card: a host whose document cannot be read is answered by the next source",
+    file: "src/card/store.ts",
+    from: 'if (own.state !== "absent") return this.#answer(hostname, own);',
+    to: 'if (own.state === "good") return this.#answer(hostname, own);',
+    tests: [W("kv")],
+  },
+  {
+    name: "card: an origin card that cannot be read falls back to KV/bundled",
+    file: "src/card/card-service.ts",
+    from: "const resolved = this.originCards ? this.originCards.resolve(keepAlive) : this.store.resolve(hostname, keepAlive);",
+    to: "const resolved = this.originCards ? Promise.resolve(this.originCards.resolve(keepAlive)).catch(() => this.store.resolve(hostname, keepAlive)) : this.store.resolve(hostname, keepAlive);",
+    tests: [W("passthrough")],
+  },
+  {
+    name: "card: the last good copy kept only in isolate memory (a fresh isolate has none)",
+    file: "src/card/last-good.ts",
+    from: "const saving = this.#save(name, text, savedAt).catch(",
+    to: "const saving = Promise.resolve().catch(",
+    tests: [W("kv"), W("passthrough")],
+  },
+  // ---- card intake: the repair rules that matter ----
+  {
+    name: "intake: an unknown member naming security dropped instead of refusing the card",
+    file: "src/card/reading.ts",
+    from: "else if (SECURITY_NAME.test(name))\n      reading.refuse(",
+    to: "else if (false)\n      reading.refuse(",
+    tests: [W("intake")],
+  },
+  {
+    name: "intake: an unknown authentication scheme name dropped instead of refusing the card",
+    file: "src/card/card-reader.ts",
+    from: "    else\n      reading.refuse(\n        AUTHENTICATION,",
+    to: "    else if (false)\n      reading.refuse(\n        AUTHENTICATION,",
+    tests: [W("intake")],
+  },
+  {
+    name: "intake: bare modes not mapped to media types",
+    file: "src/card/reading.ts",
+    from: 'const type = typeof mode === "string" ? mediaTypeOf(mode) : undefined;',
+    to: 'const type = typeof mode === "string" ? mode : undefined;',
+    tests: [W("intake")],
+  },
+  {
+    name: "intake: no derived skill for a card without skills (1.0 §5.7)",
+    file: "src/card/skill-reader.ts",
+    from: "  return [{ name: agent.name, description: text(agent.description) ?? agent.name }];",
+    to: "  return [];",
+    tests: [W("intake")],
+  },
+  // ---- lenient reading on the wire ----
+  {
+    name: "bridge: a 0.3 task without kind not read by its shape",
+    file: "src/a2a/v03.ts",
+    from: 'if (has("id", "status")) return "task";',
+    to: 'if (false) return "task";',
+    tests: [W("bridge-lenient")],
+  },
+  {
+    name: "bridge: an unreadable result handed on instead of InvalidAgentResponseError",
+    file: "src/bridge/index.ts",
+    from: "if (!isUnreadable(result)) return { response: { ...response, result } };",
+    to: "return { response: { ...response, result } };",
+    tests: [W("bridge-lenient")],
+  },
+  {
+    name: "reply path: the stream goes on after an event the edge cannot read",
+    file: "src/proxy/bridge-reply.ts",
+    from: "            controller.terminate();\n            return;",
+    to: "            match = EVENT_END.exec(pending);\n            continue;",
+    tests: [W("bridge-lenient")],
+  },
+  {
+    name: "rest: an unreadable event written as data: undefined",
+    file: "src/rest/rest-response.ts",
+    from: "if (event !== undefined && !isUnreadable(event)) return",
+    to: "if (!isUnreadable(event)) return",
+    tests: [W("bridge-lenient"), W("rest-response")],
   },
 ];
 

@@ -4,7 +4,8 @@
 // An invalid document is refused with readable errors and nothing is uploaded.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { parseCardSourceText } from "../src/card/source";
+import { readCardInputText } from "../src/card/intake";
+import { repairsToText } from "../src/card/repairs";
 import { isDocumentKey } from "../src/card/store";
 import { type Cli, cli } from "./usage";
 
@@ -32,7 +33,7 @@ try {
 } catch (error) {
   cmd.usageError(`--file: cannot read ${values.file}: ${(error as Error).message}`);
 }
-const parsed = parseCardSourceText(text);
+const parsed = readCardInputText(text);
 if (!parsed.ok) {
   cmd.fail(
     `${values.file} is not a valid card-source document; nothing was uploaded:\n${parsed.issues.map((i) => `  - ${i.path || "(document)"}: ${i.message}`).join("\n")}`,
@@ -42,6 +43,9 @@ if (!parsed.ok) {
 const args = ["kv", "key", "put", key, "--path", values.file, "--binding", "SKILLS", values.local ? "--local" : "--remote"];
 if (values["persist-to"]) args.push("--persist-to", values["persist-to"]);
 if (values.env) args.push("--env", values.env);
-process.stderr.write(`skills:push: ${values.file} is valid (${parsed.value.skills.length} skills); uploading to SKILLS/${key}\n`);
+const { source, repairs } = parsed.value;
+if (repairs.length > 0)
+  process.stderr.write(`skills:push: the card is published with ${repairs.length} repairs: ${repairsToText(repairs)}\n`);
+process.stderr.write(`skills:push: ${values.file} is valid (${source.skills.length} skills); uploading to SKILLS/${key}\n`);
 const result = spawnSync(new URL("../node_modules/.bin/wrangler", import.meta.url).pathname, args, { stdio: "inherit" });
 process.exit(result.status ?? 1);

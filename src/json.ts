@@ -138,3 +138,11 @@ export function parseJson(text: string): unknown {
     return undefined;
   }
 }
+
+/**
+ * An SSE event's data as JSON, read leniently: a leading record separator (U+001E, the RFC 7464 JSON
+ * text sequence framing that VoltAgent's A2A server writes before each event) is not part of the JSON.
+ */
+export function parseEventJson(text: string): unknown {
+  return parseJson(text.startsWith("\u001e") ? text.slice(1) : text);
+}

@@ -5,7 +5,10 @@ import bundledDocument from "../skills.json";
 import { CallerAssertions } from "./auth/caller-assertion";
 import { EdgeAuth } from "./auth/edge-auth";
 import { CardService } from "./card/card-service";
-import { type CardSource, parseCardSource } from "./card/source";
+import { readCardInput } from "./card/intake";
+import { repairsToText } from "./card/repairs";
+import { warnIfSample } from "./card/sample";
+import type { Resolved } from "./card/store";
 import { type Config, parseConfig } from "./config";
 import { EdgeError } from "./errors/failures";
 import { signsFor } from "./http/public-base";
@@ -61,17 +64,24 @@ export class Runtime {
   }
 }
 
-let bundledSource: CardSource | undefined;
+let bundledSource: Resolved | undefined;
 
-/** skills.json is validated by the test suite; a broken one is a deploy error, reported per request. */
-function bundledCardSource(): CardSource {
+/**
+ * skills.json goes through card intake like every source (a card pasted there is read and repaired);
+ * the test suite keeps it a strict document. A broken one is a deploy error, reported per request.
+ */
+function bundledCardSource(): Resolved {
   if (bundledSource) return bundledSource;
-  const parsed = parseCardSource(bundledDocument);
+  const parsed = readCardInput(bundledDocument);
   if (!parsed.ok) {
     log("error", "bundled_document_invalid", { issues: issuesToText(parsed.issues) });
     throw new EdgeError("INTERNAL", "The bundled skills.json is invalid; see the worker logs.");
   }
-  bundledSource = parsed.value;
+  const { source, repairs } = parsed.value;
+  if (repairs.length > 0)
+    log("warn", "card_repaired", { source: "bundled", repairs: repairs.length, list: repairsToText(repairs).slice(0, 2000) });
+  warnIfSample(source);
+  bundledSource = { source, repairs };
   return bundledSource;
 }
 

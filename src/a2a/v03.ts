@@ -134,3 +134,26 @@ export const A2A_ERRORS = {
 } as const satisfies Record<string, ErrorDefinition>;
 
 export { JSONRPC_STANDARD_ERRORS };
+
+// ---- events by shape ----
+
+export type EventKind = "task" | "message" | "status-update" | "artifact-update";
+const EVENT_KINDS: readonly string[] = ["task", "message", "status-update", "artifact-update"] satisfies EventKind[];
+
+/**
+ * The `kind` of a 0.3 result or stream event, read leniently: servers of the
+ * 0.2/0.3 era (VoltAgent, early SDKs) leave `kind` out, so an object without
+ * one is known by the members each shape requires (a2a.json @ v0.3.0: Task
+ * `id`+`status`, Message `messageId`+`parts`, TaskStatusUpdateEvent
+ * `taskId`+`status`, TaskArtifactUpdateEvent `taskId`+`artifact`).
+ * undefined: not an event this version defines.
+ */
+export function eventKindOf(value: JsonObject): EventKind | undefined {
+  if (typeof value.kind === "string") return EVENT_KINDS.includes(value.kind) ? (value.kind as EventKind) : undefined;
+  const has = (...members: string[]) => members.every((member) => Object.hasOwn(value, member));
+  if (has("taskId", "artifact")) return "artifact-update";
+  if (has("taskId", "status")) return "status-update";
+  if (has("id", "status")) return "task";
+  if (has("messageId", "parts")) return "message";
+  return undefined;
+}

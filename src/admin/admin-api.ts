@@ -7,7 +7,8 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono/tiny";
 import { callerOfKey } from "../auth/api-keys";
-import { type CardSource, parseCardSourceText } from "../card/source";
+import { LAST_GOOD_PREFIX } from "../card/last-good";
+import type { CardSource } from "../card/source";
 import { DEFAULT_KEY, isDocumentKey } from "../card/store";
 import { CARD_VARIANTS, type CardVariant } from "../card/variant";
 import { EdgeError, type FailureReason, failure } from "../errors/failures";
@@ -18,6 +19,7 @@ import { publicBaseUrl } from "../http/public-base";
 import { normalizeHost, requestTarget } from "../http/request-target";
 import { log } from "../log";
 import type { Runtime } from "../runtime";
+import { parseDocument, repairedHeaders } from "./document-intake";
 import type { DocumentLog } from "./document-log";
 import {
   type DocumentAction,
@@ -34,7 +36,7 @@ import { notifyRegistries } from "./webhooks";
 
 type AdminEnv = { Bindings: Env };
 
-const INVALID_DOCUMENT = "The document is not a valid card-source document; nothing was written";
+const INVALID_DOCUMENT = "The document is neither a valid card-source document nor an A2A card the edge can publish; nothing was written";
 
 const REFUSALS: Record<LogRefusal["status"], FailureReason> = {
   404: "NOT_FOUND",
@@ -121,29 +123,25 @@ async function documentText(c: Context<AdminEnv>, runtime: Runtime): Promise<str
   }
 }
 
-/** Validation that never escapes as a 500: whatever the parser throws (a pathological document) is an invalid document. */
-function parseDocument(text: string): ReturnType<typeof parseCardSourceText> {
-  try {
-    return parseCardSourceText(text);
-  } catch (error) {
-    log("warn", "admin_document_unparsable", { error: (error as Error).name, bytes: text.length });
-    return { ok: false, issues: [{ path: "", message: "the document could not be validated (too deeply nested or too complex)" }] };
-  }
-}
-
 async function changed(c: Context<AdminEnv>, runtime: Runtime, key: string, action: DocumentAction, written: Version): Promise<Response> {
   const { text } = written;
   const parsed = text === null ? null : parseDocument(text);
-  runtime.cards.store.prime(key, text, parsed?.ok ? parsed.value : null);
+  const intake = parsed?.ok ? parsed.value : null;
+  runtime.cards.store.prime(key, text, intake, (promise) => c.executionCtx.waitUntil(promise));
   const base = baseFor(c, runtime, key);
-  // The document just written, or (after a delete) what the key now falls back to.
-  const source = parsed?.ok ? parsed.value : await runtime.cards.store.lookup(key);
-  const { etags: cardEtags, card } = await describeCard(runtime, source, base);
-  log("info", "admin_document_changed", { key, action });
+  // The document just written, or (after a delete) what the key now answers with.
+  const resolved = intake ? { source: intake.source, repairs: intake.repairs } : await runtime.cards.store.resolve(key);
+  runtime.cards.noteRepairs(resolved.source, resolved.repairs);
+  const { etags: cardEtags, card } = await describeCard(runtime, resolved.source, base);
+  log("info", "admin_document_changed", { key, action, repairs: intake?.repairs.length ?? 0 });
   if (runtime.config.registryWebhooks.length > 0) {
     c.executionCtx.waitUntil(notifyRegistries(runtime, { type: "agent-card.updated", host: key, action, etag: cardEtags.hybrid, card }));
   }
-  return c.json({ key, action, etag: written.etag, cardEtags }, 200, { etag: written.etag });
+  const repairs = intake?.repairs ?? [];
+  return c.json({ key, action, etag: written.etag, cardEtags, kind: intake?.kind ?? null, repairs }, 200, {
+    etag: written.etag,
+    ...repairedHeaders(repairs),
+  });
 }
 
 /** PUT, DELETE and rollback: the log checks the preconditions and writes; this side describes the new card. */
@@ -167,13 +165,15 @@ function adminAuth(token: string): MiddlewareHandler<AdminEnv> {
   };
 }
 
-/** GET /hosts: the document keys in KV (old `previous:<key>` values excluded) and HOST_ALLOWLIST. */
+/** GET /hosts: the document keys in KV (old `previous:<key>` values and `last-good:<key>` copies excluded) and HOST_ALLOWLIST. */
 async function listHosts(c: Context<AdminEnv>, runtime: Runtime): Promise<Response> {
   const keys: string[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 20; page++) {
     const listed: KVNamespaceListResult<unknown, string> = await kvOf(runtime).list(cursor ? { cursor } : {});
-    keys.push(...listed.keys.map((k) => k.name).filter((name) => !name.startsWith(LEGACY_PREVIOUS_PREFIX)));
+    keys.push(
+      ...listed.keys.map((k) => k.name).filter((name) => !name.startsWith(LEGACY_PREVIOUS_PREFIX) && !name.startsWith(LAST_GOOD_PREFIX)),
+    );
     if (listed.list_complete) break;
     cursor = listed.cursor;
   }
@@ -187,7 +187,20 @@ async function readDocument(c: Context<AdminEnv>, runtime: Runtime): Promise<Res
   const current = await logCall<Version & { text: string }>(() => documentLog(c, key).read(key));
   const headers = { etag: current.etag, "cache-control": "no-store" };
   if (ifNoneMatchHits(c.req.header("if-none-match") ?? null, current.etag)) return new Response(null, { status: 304, headers });
-  return new Response(current.text, { headers: { ...headers, "content-type": "application/json" } });
+  const parsed = parseDocument(current.text);
+  const repaired = repairedHeaders(parsed.ok ? parsed.value.repairs : []);
+  return new Response(current.text, { headers: { ...headers, ...repaired, "content-type": "application/json" } });
+}
+
+/** GET /documents/<key>/repairs: what card intake repairs in the current version (stored as given), or why it cannot be published. */
+async function readRepairs(c: Context<AdminEnv>, runtime: Runtime): Promise<Response> {
+  const key = documentKey(c.req.param("key") ?? "", runtime);
+  const current = await logCall<Version & { text: string }>(() => documentLog(c, key).read(key));
+  const read = parseDocument(current.text);
+  const found = read.ok
+    ? { publishable: true, kind: read.value.kind, repairs: read.value.repairs }
+    : { publishable: false, issues: read.issues };
+  return c.json({ key, etag: current.etag, ...found }, 200, { etag: current.etag, "cache-control": "no-store" });
 }
 
 /** PUT /documents/<key>: a whole, valid document (422 with the zod issues otherwise, nothing written). */
@@ -206,6 +219,7 @@ export function createAdminApp(runtime: Runtime): Hono<AdminEnv> {
   admin.use(adminAuth(runtime.config.adminToken ?? ""));
   admin.get("/hosts", (c) => listHosts(c, runtime));
   admin.get("/documents/:key", (c) => readDocument(c, runtime));
+  admin.get("/documents/:key/repairs", (c) => readRepairs(c, runtime));
   admin.get("/documents/:key/versions", async (c) => {
     const key = documentKey(c.req.param("key"), runtime);
     const { versions } = await logCall<{ versions: VersionSummary[] }>(() => documentLog(c, key).history(key));

@@ -4,9 +4,11 @@
 // StreamResponse oneof (`{task}|{message}|{statusUpdate}|{artifactUpdate}`,
 // proto @ v1.0.1; SPEC-NOTES §3.3), and SendMessage's result in the
 // SendMessageResponse oneof `{task}|{message}`: one table serves both.
+import { eventKindOf } from "../a2a/v03";
 import { isJsonObject } from "../json";
 import { artifactV1, artifactV03, messageV1, messageV03 } from "./parts";
 import { type Convert, enumMap, type Fields, listOf, reshape, unlessEmpty } from "./reshape";
+import { Unreadable } from "./unreadable";
 
 /** proto `TaskState` in number order, and the 0.3 state at the same position. */
 export const V1_STATES = [
@@ -89,15 +91,25 @@ const EVENTS: readonly (readonly [kind: string, member: string, toV1: Convert, t
   ["artifact-update", "artifactUpdate", (event) => reshape(event, ARTIFACT_UPDATE_V1), artifactUpdateV03],
 ];
 
-/** A 0.3 event (or SendMessage result) -> its 1.0 StreamResponse (or SendMessageResponse); an unknown kind is handed on. */
+/**
+ * A 0.3 event (or SendMessage result) -> its 1.0 StreamResponse (or SendMessageResponse). Read by `kind`,
+ * or by its shape when `kind` is absent (eventKindOf); anything else is Unreadable, never handed on.
+ */
 export function streamResponseV1(event: unknown): unknown {
-  const entry = isJsonObject(event) ? EVENTS.find(([kind]) => kind === event.kind) : undefined;
-  return entry ? { [entry[1]]: entry[2](event) } : event;
+  const kind = isJsonObject(event) ? eventKindOf(event) : undefined;
+  const entry = EVENTS.find(([name]) => name === kind);
+  return entry ? { [entry[1]]: entry[2](event) } : new Unreadable("a 0.3 result or event of no known kind");
 }
 
-/** A 1.0 StreamResponse (or SendMessageResponse) -> the bare 0.3 event; a wrapper with no known member is handed on. */
+/**
+ * A 1.0 StreamResponse (or SendMessageResponse) -> the bare 0.3 event. Either oneof style is read: the
+ * member-named wrapper (ProtoJSON, `{"task": {...}}`) or the bare object known by its shape.
+ */
 export function streamEventV03(response: unknown): unknown {
-  if (!isJsonObject(response)) return response;
-  const entry = EVENTS.find(([, member]) => Object.hasOwn(response, member));
-  return entry ? entry[3](response[entry[1]]) : response;
+  if (!isJsonObject(response)) return new Unreadable("a 1.0 result or event that is not an object");
+  const member = EVENTS.find(([, name]) => Object.hasOwn(response, name));
+  if (member) return member[3](response[member[1]]);
+  const kind = eventKindOf(response);
+  const bare = EVENTS.find(([name]) => name === kind);
+  return bare ? bare[3](response) : new Unreadable("a 1.0 result or event of no StreamResponse member");
 }

@@ -13,6 +13,9 @@ import { isJsonObject } from "../json";
 import { errorFor } from "./error-data";
 import { streamEventV03, streamResponseV1 } from "./events";
 import { METHODS, type MethodRow } from "./params";
+import { isUnreadable, unreadableError } from "./unreadable";
+
+export { isUnreadable } from "./unreadable";
 
 export type { ProtocolGeneration };
 
@@ -84,13 +87,33 @@ export function translateError(error: unknown, from: ProtocolGeneration, to: Pro
   return from === to ? error : errorFor(error, to);
 }
 
+/** A translated response, and what of it could not be read (then it is an InvalidAgentResponseError envelope). */
+export interface TranslatedResponse {
+  response: unknown;
+  unreadable?: string;
+}
+
 /**
- * A whole JSON-RPC response (or one SSE event's envelope) to `method`: its
- * `result` or its `error` translated, every other member (`jsonrpc`, `id`) kept.
+ * A whole JSON-RPC response (or one SSE event's envelope) to `method`: its `result` or its `error`
+ * translated, every other member (`jsonrpc`, `id`) kept. A result no reader can make out becomes the
+ * caller's InvalidAgentResponseError (-32006), reported in `unreadable`: the reply path ends a stream there.
  */
+export function translateResponseReporting(
+  method: string,
+  response: unknown,
+  from: ProtocolGeneration,
+  to: ProtocolGeneration,
+): TranslatedResponse {
+  if (!isJsonObject(response)) return { response };
+  if (Object.hasOwn(response, "error")) return { response: { ...response, error: translateError(response.error, from, to) } };
+  if (!Object.hasOwn(response, "result")) return { response };
+  const result = translateResult(method, response.result, from, to);
+  if (!isUnreadable(result)) return { response: { ...response, result } };
+  const { result: _unread, ...envelope } = response;
+  return { response: { ...envelope, error: unreadableError(to) }, unreadable: result.what };
+}
+
+/** translateResponseReporting's response alone. */
 export function translateResponse(method: string, response: unknown, from: ProtocolGeneration, to: ProtocolGeneration): unknown {
-  if (!isJsonObject(response)) return response;
-  if (Object.hasOwn(response, "error")) return { ...response, error: translateError(response.error, from, to) };
-  if (Object.hasOwn(response, "result")) return { ...response, result: translateResult(method, response.result, from, to) };
-  return response;
+  return translateResponseReporting(method, response, from, to).response;
 }

@@ -32,12 +32,17 @@ export interface CardInput {
 /** Members with the same name and meaning in 0.3 and 1.0. */
 type Profile = Pick<v1.AgentCard & v03.AgentCard, "name" | "description" | "version" | "provider" | "documentationUrl" | "iconUrl">;
 
-export function profile(source: CardSource): Profile {
+/** AgentProvider.url is required by 0.3 and 1.0: a provider known by name only points at its documentation, else the card's own base. */
+function providerUrl(source: CardSource, endpoint: CardEndpoint): string {
+  return source.provider?.url ?? source.documentationUrl ?? new URL(endpoint.rpcUrl).origin;
+}
+
+export function profile(source: CardSource, endpoint: CardEndpoint): Profile {
   return presentFields({
     name: source.name,
     description: source.description,
     version: source.version,
-    provider: source.provider && { organization: source.provider.organization, url: source.provider.url },
+    provider: source.provider && { organization: source.provider.organization, url: providerUrl(source, endpoint) },
     documentationUrl: source.documentationUrl,
     iconUrl: source.iconUrl,
   });

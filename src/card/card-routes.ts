@@ -5,7 +5,9 @@ import type { EdgeRequest } from "../http/edge-request";
 import { ifNoneMatchHits } from "../http/etag";
 import { searchParam } from "../http/request-target";
 import { renderCardPage } from "../view/page-response";
+import { LAST_GOOD_AGE_HEADER, lastGoodAge } from "./card-headers";
 import type { BuiltCard } from "./card-service";
+import type { Resolved } from "./store";
 import { CARD_PATH, type CardVariant, negotiateVariant } from "./variant";
 
 type Later<T> = T | Promise<T>;
@@ -15,10 +17,20 @@ function andThen<T, U>(value: Later<T>, next: (v: T) => Later<U>): Later<U> {
   return value instanceof Promise ? value.then(next) : next(value);
 }
 
-/** The built card of this request's host and variant: synchronous once the isolate holds it. */
-function builtCard<V extends CardVariant>(edge: EdgeRequest, variant: V): Later<BuiltCard<V>> {
+/** The built card of this request's host and variant, and how its document was resolved: synchronous once the isolate holds it. */
+function builtCard<V extends CardVariant>(edge: EdgeRequest, variant: V): Later<[BuiltCard<V>, Resolved]> {
   const { cards } = edge.runtime;
-  return andThen(cards.source(edge.hostname, edge.keepAlive), (source) => cards.card(source, edge.base, variant));
+  return andThen(cards.resolve(edge.hostname, edge.keepAlive), (resolved) =>
+    andThen(cards.card(resolved.source, edge.base, variant), (built): [BuiltCard<V>, Resolved] => [built, resolved]),
+  );
+}
+
+/** The memoized headers, plus the copy's age when it is the last good copy of a document that cannot be read now. */
+function headersOf(memoized: Headers, resolved: Resolved): Headers {
+  if (!resolved.lastGood) return memoized;
+  const headers = new Headers(memoized);
+  headers.set(LAST_GOOD_AGE_HEADER, String(lastGoodAge(resolved.lastGood.savedAt)));
+  return headers;
 }
 
 /** Browsers navigating to the card get the page; API clients (application/json, * / *) the JSON. */
@@ -36,24 +48,26 @@ export function cardResponse(edge: EdgeRequest): Later<Response> {
   const { request, target, runtime } = edge;
   const requested = request.headers.get("a2a-version") ?? searchParam(target, "A2A-Version");
   const variant = negotiateVariant(target.pathname, requested, runtime.config.cardCompat);
-  return andThen(builtCard(edge, variant), (built) => {
+  return andThen(builtCard(edge, variant), ([built, resolved]) => {
     if (ifNoneMatchHits(request.headers.get("if-none-match"), built.etag)) {
-      return new Response(null, { status: 304, headers: built.notModifiedHeaders });
+      return new Response(null, { status: 304, headers: headersOf(built.notModifiedHeaders, resolved) });
     }
-    return new Response(built.body, { status: 200, headers: built.okHeaders });
+    return new Response(built.body, { status: 200, headers: headersOf(built.okHeaders, resolved) });
   });
 }
 
 /** The human view, rendered from the strict 1.0 card (signatures included). */
 export function pageResponse(edge: EdgeRequest): Later<Response> {
-  const { cards, auth, config } = edge.runtime;
-  return andThen(cards.source(edge.hostname, edge.keepAlive), (source) =>
-    andThen(cards.card(source, edge.base, "v1"), (built) =>
-      renderCardPage(
-        built,
-        { cardUrl: `${edge.base}${CARD_PATH}`, enforcement: auth.enforcement(requirementsOf(source)) },
-        config.cardMaxAge,
-      ),
+  const { auth, config } = edge.runtime;
+  return andThen(builtCard(edge, "v1"), ([built, resolved]) =>
+    renderCardPage(
+      built,
+      {
+        cardUrl: `${edge.base}${CARD_PATH}`,
+        enforcement: auth.enforcement(requirementsOf(resolved.source)),
+        lastGoodAge: resolved.lastGood ? lastGoodAge(resolved.lastGood.savedAt) : undefined,
+      },
+      config.cardMaxAge,
     ),
   );
 }

@@ -10,10 +10,12 @@ import type { OriginRouter } from "../proxy/origin-router";
 import type { CardSigner } from "../sign/card-signer";
 import { buildCard, type CardOfVariant } from "./build-card";
 import { type CardDataSource, cardHeaders } from "./card-headers";
-import { publicizeCard } from "./from-origin";
+import { withPublicBase } from "./from-origin";
 import { OriginCardStore } from "./origin-store";
+import type { Repair } from "./repairs";
+import { isSampleDocument } from "./sample";
 import type { CardSource } from "./source";
-import { CardSourceStore } from "./store";
+import { CardSourceStore, type Resolved } from "./store";
 import type { CardVariant } from "./variant";
 
 export interface BuiltCard<V extends CardVariant = CardVariant> {
@@ -23,6 +25,10 @@ export interface BuiltCard<V extends CardVariant = CardVariant> {
   etag: string;
   /** Where the card's data came from (the Card-Source header; the page says it too). */
   dataSource: CardDataSource;
+  /** What card intake repaired in the document (the Card-Repaired header; the page lists them). */
+  repairs: readonly Repair[];
+  /** The bundled skills.json is still the sample: the page says so. */
+  sample: boolean;
   /**
    * Response headers, built once: workerd copies a Headers object into a new
    * Response far faster than it converts a header list (~3 µs vs ~20-40 µs).
@@ -43,27 +49,53 @@ export class CardService {
   /** Passthrough card mode only. */
   readonly originCards: OriginCardStore | undefined;
   readonly #cards = new WeakMap<CardSource, Map<string, { [V in CardVariant]?: Memo<V> }>>();
+  readonly #repairs = new WeakMap<CardSource, readonly Repair[]>();
 
   constructor(
     private readonly config: Config,
     kv: KVNamespace | undefined,
-    bundled: () => CardSource,
+    bundled: () => Resolved,
     private readonly origins: OriginRouter,
     private readonly signer: CardSigner | undefined,
   ) {
     this.store = new CardSourceStore(kv, bundled, config.kvCacheTtl);
     this.originCards =
       config.cardSource === "origin" && config.originCardUrl
-        ? new OriginCardStore(origins, config.originCardUrl, config.originHeaders, config.originCardTtl, config.originTimeoutMs)
+        ? new OriginCardStore(
+            origins,
+            config.originCardUrl,
+            config.originHeaders,
+            config.originCardTtl,
+            config.originTimeoutMs,
+            this.store.lastGood,
+          )
         : undefined;
   }
 
-  /** The card-source document for a public hostname: the origin's card (passthrough mode) or KV/bundled. */
+  /**
+   * The card-source document a public hostname is answered with: the origin's own card (passthrough
+   * mode) or KV/bundled, its last good copy while it cannot be read; throws CARD_UNAVAILABLE (503)
+   * when there is none. Never another document in its place.
+   */
+  resolve(hostname: string, keepAlive?: KeepAlive): Later<Resolved> {
+    const resolved = this.originCards ? this.originCards.resolve(keepAlive) : this.store.resolve(hostname, keepAlive);
+    return resolved instanceof Promise ? resolved.then((r) => this.#noted(r)) : this.#noted(resolved);
+  }
+
+  /** The document alone (authentication uses it). */
   source(hostname: string, keepAlive?: KeepAlive): Later<CardSource> {
-    if (!this.originCards) return this.store.lookup(hostname, keepAlive);
-    const found = this.originCards.lookup(keepAlive);
-    if (found instanceof Promise) return found.then((card) => card?.source ?? this.store.lookup(hostname, keepAlive));
-    return found?.source ?? this.store.lookup(hostname, keepAlive);
+    const resolved = this.resolve(hostname, keepAlive);
+    return resolved instanceof Promise ? resolved.then((r) => r.source) : resolved.source;
+  }
+
+  /** What intake repaired in `source`, for the cards built from it (a document read outside resolve(), e.g. an admin write). */
+  noteRepairs(source: CardSource, repairs: readonly Repair[]): void {
+    if (!this.#repairs.has(source)) this.#repairs.set(source, repairs);
+  }
+
+  #noted(resolved: Resolved): Resolved {
+    this.noteRepairs(resolved.source, resolved.repairs);
+    return resolved;
   }
 
   /** `Major.Minor` versions the edge serves: the origin card's in passthrough mode (once read), else PROTOCOL_VERSIONS. */
@@ -134,17 +166,20 @@ export class CardService {
     };
     let card = buildCard(source, endpoint, variant);
     // The origin's documentation/icon/provider URLs may name its private host.
-    if (fromOrigin) card = publicizeCard(card, [...this.origins.privateOrigins, ...fromOrigin.advertisedOrigins], base, rpcUrl);
+    if (fromOrigin) card = withPublicBase(card, [...this.origins.privateOrigins, ...fromOrigin.advertisedOrigins], base);
     if (this.signer) card = await this.signer.sign(card, base);
     const body = new TextEncoder().encode(JSON.stringify(card));
     const etag = await strongEtag(body);
     const dataSource = this.#dataSource(source, fromOrigin !== undefined);
-    const headers = cardHeaders(this.config, variant, etag, dataSource);
+    const repairs = this.#repairs.get(source) ?? fromOrigin?.repairs ?? [];
+    const headers = cardHeaders(this.config, variant, etag, dataSource, repairs);
     return {
       card,
       body,
       etag,
       dataSource,
+      repairs,
+      sample: dataSource === "bundled" && isSampleDocument(source),
       okHeaders: new Headers([...headers, ["content-type", "application/json"]]),
       notModifiedHeaders: new Headers(headers),
     };

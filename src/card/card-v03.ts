@@ -41,7 +41,7 @@ function buildV03Shape(
   const preferred = bindings[0] ?? [v03.JSONRPC_TRANSPORT, endpoint.rpcUrl];
   return presentFields({
     protocolVersion: v03.PROTOCOL_VERSION,
-    ...profile(source),
+    ...profile(source, endpoint),
     // The 0.3 transports are the 1.0 bindings by name (TransportProtocol: JSONRPC, GRPC, HTTP+JSON).
     url: preferred[1],
     preferredTransport: preferred[0],

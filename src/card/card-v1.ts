@@ -9,7 +9,7 @@ import { type CardEndpoint, type CardInput, extensions, profile, skillBase } fro
 export function buildV1Card({ source, skills, endpoint }: CardInput): v1.AgentCard {
   const capabilities = source.capabilities;
   return presentFields({
-    ...profile(source),
+    ...profile(source, endpoint),
     supportedInterfaces: supportedInterfaces(endpoint),
     capabilities: presentFields({
       streaming: capabilities.streaming,

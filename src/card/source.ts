@@ -128,7 +128,8 @@ const skill = z.strictObject({
     ),
   ),
   name: text("Display name, advertised verbatim."),
-  description: z.optional(text("What the skill does; defaults to the name.")),
+  // An empty string is a valid description in 0.3 and 1.0 (what some generators write): published as is.
+  description: z.optional(describe(z.string(), "What the skill does; defaults to the name.")),
   tags: z._default(describe(z.array(z.string().check(z.minLength(1))).check(z.minLength(1)), "Keywords; at least one."), ["general"]),
   examples: z.optional(describe(z.array(z.string()), "Example prompts.")),
   inputModes: z.optional(mediaTypes("Overrides defaultInputModes for this skill.")),
@@ -140,12 +141,17 @@ export const CardSourceSchema = z
   .strictObject({
     $schema: z.optional(describe(z.string(), "Path or URL of skills.schema.json.")),
     name: z._default(text("Agent name."), "A2A Agent"),
-    description: z._default(text("What the agent does."), "An agent reachable over the A2A protocol."),
+    description: z._default(
+      describe(z.string(), "What the agent does (may be empty, as in 0.3 and 1.0)."),
+      "An agent reachable over the A2A protocol.",
+    ),
     version: z._default(text("Version of the agent (not of the protocol)."), "1.0.0"),
     provider: z.optional(
       z.strictObject({
         organization: text("Organization that runs the agent."),
-        url: httpUrl("Organization website."),
+        url: z.optional(
+          httpUrl("Organization website; absent: documentationUrl, else the card's public base (both versions require one)."),
+        ),
       }),
     ),
     documentationUrl: z.optional(httpUrl("Human documentation.")),

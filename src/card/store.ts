@@ -1,13 +1,18 @@
 // Where a request's card-source document comes from: KV `<hostname>`, then KV
-// `default`, then the bundled skills.json. A KV value that is not JSON or fails
-// the schema is never served and never breaks the card: it is logged once per
-// read and the next source is used. KV reads use `cacheTtl` (edge cache), and
-// each key's parsed result is kept in the isolate for the same TTL, so a hot
-// isolate serves the card without any KV call.
+// `default`, then the bundled skills.json, for a host that has no document. A
+// document that exists but cannot be read (not JSON, refused by card intake, or
+// KV failing) never lets the next source answer for that host: its last good
+// copy does (last-good.ts), else a 503 that says why. KV reads use `cacheTtl`
+// (edge cache), and each key's result is kept in the isolate for the same TTL,
+// so a hot isolate serves the card without any KV call.
+import { EdgeError } from "../errors/failures";
 import type { KeepAlive } from "../http/body";
 import { log } from "../log";
 import { issuesToText } from "../validation";
-import { type CardSource, parseCardSourceText } from "./source";
+import { type Intake, readCardInputText } from "./intake";
+import { LastGoodCopies } from "./last-good";
+import { type Repair, repairsToText } from "./repairs";
+import type { CardSource } from "./source";
 
 export const DEFAULT_KEY = "default";
 
@@ -20,21 +25,27 @@ export function isDocumentKey(key: string): boolean {
 /** Hostnames come from requests; keep the per-isolate map bounded. */
 const MAX_CACHED_KEYS = 1024;
 
-interface KvDocument {
-  text: string | null;
-  /** null: key absent, invalid or unreadable. */
-  source: CardSource | null;
+/** The document a host is answered with, and how it was read. */
+export interface Resolved {
+  source: CardSource;
+  repairs: readonly Repair[];
+  /** Set when the document cannot be read now and this is its last good copy. */
+  lastGood?: { savedAt: number } | undefined;
 }
+
+/** A KV key as last read: absent, good (read by card intake), or present but unreadable. */
+type KvDocument = { text: string | null } & ({ state: "absent" } | { state: "good"; intake: Intake } | { state: "bad"; why: string });
 
 interface Cached {
   document: KvDocument;
   expiresAt: number;
-  /** Set while one request refreshes the entry in the background (under its waitUntil). */
   refreshing?: boolean;
 }
 
-/** KV rejects a `cacheTtl` below 30 s; a shorter KV_CACHE_TTL only shortens the isolate's own copy. */
 const KV_MIN_CACHE_TTL = 30;
+
+type Later<T> = T | Promise<T>;
+const andThen = <T, U>(value: Later<T>, next: (v: T) => Later<U>): Later<U> => (value instanceof Promise ? value.then(next) : next(value));
 
 /**
  * A request never waits on I/O that another request started: in workerd a
@@ -48,30 +59,43 @@ export class CardSourceStore {
   readonly #cache = new Map<string, Cached>();
   /** The KV key each document held here was read (or primed) under: what the Card-Source header names. */
   readonly #keys = new WeakMap<CardSource, string>();
+  /** Each key's last good copy as read back, so that the same text keeps the same document (and its built cards). */
+  readonly #copies = new Map<string, { text: string; intake: Intake }>();
+  readonly lastGood: LastGoodCopies;
 
   constructor(
     private readonly kv: KVNamespace | undefined,
-    private readonly bundled: () => CardSource,
+    private readonly bundled: () => Resolved,
     private readonly ttlSeconds: number,
     private readonly now: () => number = () => Date.now(),
-  ) {}
+  ) {
+    this.lastGood = new LastGoodCopies(kv, ttlSeconds, now);
+  }
 
-  /** Synchronous when the isolate already holds answers (the hot path). */
-  lookup(hostname: string, keepAlive?: KeepAlive): CardSource | Promise<CardSource> {
+  /** The document a host is answered with. Synchronous when the isolate already holds answers (the hot path). */
+  resolve(hostname: string, keepAlive?: KeepAlive): Later<Resolved> {
     const { kv } = this;
     if (!kv) return this.bundled();
     const now = this.now();
     const own = this.#read(kv, hostname, now, keepAlive);
     const fallback = this.#read(kv, DEFAULT_KEY, now, keepAlive);
     if (own instanceof Promise || fallback instanceof Promise) {
-      return Promise.all([own, fallback]).then(([o, f]) => o ?? f ?? this.bundled());
+      return Promise.all([own, fallback]).then(([o, f]) => this.#choose(hostname, o, f));
     }
-    return own ?? fallback ?? this.bundled();
+    return this.#choose(hostname, own, fallback);
+  }
+
+  /** The document alone (authentication and origin routing use it). */
+  lookup(hostname: string, keepAlive?: KeepAlive): Later<CardSource> {
+    return andThen(this.resolve(hostname, keepAlive), (resolved) => resolved.source);
   }
 
   /** After an admin write: this isolate serves the new value at once (others within the TTL). */
-  prime(key: string, text: string | null, source: CardSource | null): void {
-    this.#store(key, { text, source }, this.now());
+  prime(key: string, text: string | null, intake: Intake | null, keepAlive?: KeepAlive): void {
+    const document: KvDocument =
+      text === null ? { text, state: "absent" } : intake ? { text, state: "good", intake } : { text, state: "bad", why: "invalid" };
+    if (document.state === "good") this.#accept(key, document.text ?? "", document.intake, keepAlive);
+    this.#store(key, document, this.now());
   }
 
   /** The KV key `source` came from; undefined for a document this store did not read (the bundled one). */
@@ -79,20 +103,67 @@ export class CardSourceStore {
     return this.#keys.get(source);
   }
 
-  #read(kv: KVNamespace, key: string, now: number, keepAlive: KeepAlive | undefined): CardSource | null | Promise<CardSource | null> {
+  /** The host's own document if it has one, else `default`'s, else the bundled one: never another key when one exists. */
+  #choose(hostname: string, own: KvDocument, fallback: KvDocument): Later<Resolved> {
+    if (own.state !== "absent") return this.#answer(hostname, own);
+    if (fallback.state !== "absent") return this.#answer(DEFAULT_KEY, fallback);
+    return this.bundled();
+  }
+
+  #answer(key: string, document: KvDocument): Later<Resolved> {
+    if (document.state === "good") return { source: document.intake.source, repairs: document.intake.repairs };
+    const why = document.state === "bad" ? document.why : "absent";
+    return this.#lastGoodOf(key, why);
+  }
+
+  async #lastGoodOf(key: string, why: string): Promise<Resolved> {
+    const copy = await this.lastGood.recall(key);
+    let held = copy && this.#copies.get(key);
+    if (copy && held?.text !== copy.text) {
+      const read = readCardInputText(copy.text);
+      held = read.ok ? { text: copy.text, intake: read.value } : undefined;
+      if (held) this.#copies.set(key, held);
+    }
+    if (!copy || !held) {
+      throw new EdgeError(
+        "CARD_UNAVAILABLE",
+        `the card-source document stored for this host (${why}) cannot be read and no good copy of it is kept`,
+        {
+          metadata: { document: `kv:${key}`, why },
+        },
+      );
+    }
+    this.#keys.set(held.intake.source, key);
+    return { source: held.intake.source, repairs: held.intake.repairs, lastGood: { savedAt: copy.savedAt } };
+  }
+
+  /** A good version: named, its repairs logged once (per version and isolate), kept as the key's last good copy. */
+  #accept(key: string, text: string, intake: Intake, keepAlive: KeepAlive | undefined): void {
+    this.#keys.set(intake.source, key);
+    if (intake.repairs.length > 0) {
+      log("warn", "card_repaired", {
+        source: `kv:${key}`,
+        repairs: intake.repairs.length,
+        list: repairsToText(intake.repairs).slice(0, 2000),
+      });
+    }
+    this.lastGood.remember(key, text, keepAlive);
+  }
+
+  #read(kv: KVNamespace, key: string, now: number, keepAlive: KeepAlive | undefined): Later<KvDocument> {
     const cached = this.#cache.get(key);
-    if (cached && cached.expiresAt > now) return cached.document.source;
+    if (cached && cached.expiresAt > now) return cached.document;
     if (cached && this.ttlSeconds > 0) {
       if (!cached.refreshing) {
         cached.refreshing = true;
-        const refresh = this.#fetch(kv, key, cached.document).then((document) => this.#store(key, document, now));
+        const refresh = this.#fetch(kv, key, cached.document, keepAlive).then((document) => this.#store(key, document, now));
         keepAlive?.(refresh);
       }
-      return cached.document.source;
+      return cached.document;
     }
-    return this.#fetch(kv, key, cached?.document).then((document) => {
+    return this.#fetch(kv, key, cached?.document, keepAlive).then((document) => {
       this.#store(key, document, now);
-      return document.source;
+      return document;
     });
   }
 
@@ -102,33 +173,28 @@ export class CardSourceStore {
     if (current && current.expiresAt > readAt + this.ttlSeconds * 1000) return;
     this.#cache.delete(key);
     this.#cache.set(key, { document, expiresAt: readAt + this.ttlSeconds * 1000 });
-    if (document.source) this.#keys.set(document.source, key);
     const oldest = this.#cache.keys().next();
     if (this.#cache.size > MAX_CACHED_KEYS && !oldest.done) this.#cache.delete(oldest.value);
   }
 
-  async #fetch(kv: KVNamespace, key: string, last: KvDocument | undefined): Promise<KvDocument> {
+  async #fetch(kv: KVNamespace, key: string, last: KvDocument | undefined, keepAlive: KeepAlive | undefined): Promise<KvDocument> {
     let text: string | null;
     try {
       text = await kv.get(key, { type: "text", cacheTtl: Math.max(this.ttlSeconds, KV_MIN_CACHE_TTL) });
     } catch (error) {
+      // Whether the key exists is unknown: the host is answered from its last good copy, never from the next source.
       log("error", "kv_read_failed", { key, error: (error as Error).name });
-      return { text: null, source: null };
+      return { text: last?.text ?? null, state: "bad", why: "KV unreadable" };
     }
-    if (text === null) return { text, source: null };
+    if (text === null) return { text, state: "absent" };
     // Same bytes as last time: keep the same object so the built cards stay memoized.
-    if (last && last.text === text) return last;
-    let parsed: ReturnType<typeof parseCardSourceText>;
-    try {
-      parsed = parseCardSourceText(text);
-    } catch (error) {
-      // Never expected (depth and size are bounded before parsing); a bad value must still never break the card.
-      parsed = { ok: false, issues: [{ path: "", message: `unreadable (${(error as Error).name})` }] };
+    if (last && last.text === text && (last.state === "good" || (last.state === "bad" && last.why === "invalid"))) return last;
+    const read = readCardInputText(text);
+    if (!read.ok) {
+      log("warn", "kv_document_invalid", { key, bytes: text.length, issues: issuesToText(read.issues).slice(0, 2000) });
+      return { text, state: "bad", why: "invalid" };
     }
-    if (!parsed.ok) {
-      log("warn", "kv_document_invalid", { key, bytes: text.length, issues: issuesToText(parsed.issues).slice(0, 2000) });
-      return { text, source: null };
-    }
-    return { text, source: parsed.value };
+    this.#accept(key, text, read.value, keepAlive);
+    return { text, state: "good", intake: read.value };
   }
 }

@@ -69,6 +69,8 @@ export const FAILURES = {
   PRECONDITION_FAILED: { status: 412, ...INVALID },
   INVALID_DOCUMENT: { status: 422, ...INVALID },
   UNAVAILABLE: { status: 503, ...JSON_RPC },
+  // A host's card-source document exists but cannot be read, and no good copy of it is kept.
+  CARD_UNAVAILABLE: { status: 503, ...JSON_RPC, message: "Agent card unavailable" },
   INTERNAL: { status: 500, ...JSON_RPC },
 } as const satisfies Record<string, FailureSpec>;
 

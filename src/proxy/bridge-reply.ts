@@ -4,9 +4,11 @@
 // order and timing kept). Translation is pure (src/bridge/).
 
 import * as v03 from "../a2a/v03";
-import { translateResponse } from "../bridge";
+import { translateResponseReporting } from "../bridge";
 import { readBody } from "../http/body";
-import { exceedsDepth, isJsonObject, parseJson } from "../json";
+import { exceedsDepth, isJsonObject, parseEventJson, parseJson } from "../json";
+import { log } from "../log";
+import type { LastEvent } from "../rest/rest-response";
 import type { BridgedCall } from "../rpc/bridge-call";
 
 /** The most of an origin's JSON reply the edge reads to rewrite it (translation, a REST origin, the extended card). */
@@ -14,10 +16,11 @@ export const ORIGIN_REPLY_MAX_BYTES = 4 * 1024 * 1024;
 const EVENT_END = /\r?\n\r?\n/;
 
 /** One JSON-RPC envelope (text) from the origin's version to the caller's; text that is not JSON passes as it came. */
-function translatedEnvelope(text: string, bridge: BridgedCall): string {
-  const value = parseJson(text);
-  if (value === undefined || exceedsDepth(value)) return text;
-  return JSON.stringify(translateResponse(bridge.originMethod, value, bridge.origin, bridge.client));
+function translatedEnvelope(text: string, bridge: BridgedCall): { text: string; unreadable?: string | undefined } {
+  const value = parseEventJson(text);
+  if (value === undefined || exceedsDepth(value)) return { text };
+  const translated = translateResponseReporting(bridge.originMethod, value, bridge.origin, bridge.client);
+  return { text: JSON.stringify(translated.response), unreadable: translated.unreadable };
 }
 
 /** The whole JSON reply, translated; undefined when it cannot be read in time and size. */
@@ -27,13 +30,13 @@ export async function translatedJson(
   timeoutMs: number,
 ): Promise<string | undefined> {
   const read = await readBody(body, { maxBytes: ORIGIN_REPLY_MAX_BYTES, timeoutMs, excess: "cancel" });
-  return read.ok ? translatedEnvelope(new TextDecoder().decode(read.bytes), bridge) : undefined;
+  return read.ok ? translatedEnvelope(new TextDecoder().decode(read.bytes), bridge).text : undefined;
 }
 
 /** A whole event block (its lines, no blank line) from the event's data (its `data:` lines joined, HTML SSE §9.2.6). */
-type EventMapper = (data: string, otherLines: string[]) => string;
+type EventMapper = (data: string, otherLines: string[]) => string | LastEvent;
 
-function mappedEvent(block: string, map: EventMapper): string {
+function mappedEvent(block: string, map: EventMapper): string | LastEvent {
   const lines = block.split(/\r?\n/);
   const data = lines.filter((line) => line.startsWith("data:")).map((line) => line.slice(line.startsWith("data: ") ? 6 : 5));
   if (data.length === 0) return block;
@@ -45,7 +48,12 @@ function mappedEvent(block: string, map: EventMapper): string {
 
 /** The origin's SSE stream, each complete event translated as it arrives; a trailing partial event passes as it came. */
 export function translatedStream(origin: ReadableStream<Uint8Array>, bridge: BridgedCall): ReadableStream<Uint8Array> {
-  return mapSseData(origin, (data, other) => [...other, `data: ${translatedEnvelope(data, bridge)}`].join("\n"));
+  return mapSseData(origin, (data, other) => {
+    const { text, unreadable } = translatedEnvelope(data, bridge);
+    // The InvalidAgentResponseError envelope, as a 0.3 or 1.0 JSON-RPC server frames an error event.
+    if (unreadable !== undefined) return { text: `event: error\ndata: ${text}`, end: true, unreadable };
+    return [...other, `data: ${text}`].join("\n");
+  });
 }
 
 /** Each complete SSE event of a stream rewritten from its data as it arrives (a trailing partial event passes as it came). */
@@ -61,7 +69,15 @@ export function mapSseData(origin: ReadableStream<Uint8Array>, map: EventMapper)
         while (match) {
           const block = pending.slice(0, match.index);
           pending = pending.slice(match.index + match[0].length);
-          controller.enqueue(encoder.encode(`${mappedEvent(block, map)}\n\n`));
+          const mapped = mappedEvent(block, map);
+          if (typeof mapped !== "string") {
+            // Nothing after an event the edge cannot read is passed on: the stream ends with the caller's error event.
+            log("error", "origin_failed", { kind: "invalid_response", unreadable: mapped.unreadable });
+            controller.enqueue(encoder.encode(`${mapped.text}\n\n`));
+            controller.terminate();
+            return;
+          }
+          controller.enqueue(encoder.encode(`${mapped}\n\n`));
           match = EVENT_END.exec(pending);
         }
       },

@@ -12,10 +12,11 @@
 // JSON-RPC forms the a2a-js 0.3 REST server accepted are read too.
 import { type OpenApiSecurityScheme, securityRequirementV1, securitySchemeV1 } from "../a2a/correspondence";
 import { mapValues, presentFields } from "../a2a/presence";
-import type * as v03 from "../a2a/v03";
+import * as v03 from "../a2a/v03";
 import { V1_STATES, V03_STATES } from "../bridge/events";
 import { V1_ROLES, V03_ROLES } from "../bridge/parts";
 import { type Convert, enumMap, type Fields, integer, listOf, reshape } from "../bridge/reshape";
+import { Unreadable } from "../bridge/unreadable";
 import { isJsonObject, type JsonObject, jsonObject } from "../json";
 
 /** proto TaskState of 0.3 in number order: 1.0's names but CANCELLED. */
@@ -81,10 +82,14 @@ const EVENTS: readonly (readonly [kind: string, member: string, fields: Fields])
   ],
 ];
 
-/** A 0.3 event or message/send result (bare, with `kind`) -> its StreamResponse / SendMessageResponse; an unknown kind is handed on. */
+/**
+ * A 0.3 event or message/send result -> its StreamResponse / SendMessageResponse: read by `kind`, or by
+ * its shape when `kind` is absent (v03.eventKindOf); anything else is Unreadable, never handed on.
+ */
 export function streamToProto(event: unknown): unknown {
-  const entry = isJsonObject(event) ? EVENTS.find(([kind]) => kind === event.kind) : undefined;
-  return entry ? { [entry[1]]: reshape(event, entry[2]) } : event;
+  const kind = isJsonObject(event) ? v03.eventKindOf(event) : undefined;
+  const entry = EVENTS.find(([name]) => name === kind);
+  return entry && isJsonObject(event) ? { [entry[1]]: reshape(event, entry[2]) } : new Unreadable("a 0.3 result or event of no known kind");
 }
 
 /** `{taskId, pushNotificationConfig}` -> `{name, pushNotificationConfig}` (the proto names resources, SDK id_decoding.ts). */

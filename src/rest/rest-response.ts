@@ -9,6 +9,7 @@ import type { Operation } from "../a2a/operations";
 import { ERROR_DOMAIN, ERROR_INFO_TYPE } from "../a2a/v1";
 import { errorFor, REASONS } from "../bridge/error-data";
 import type { Convert } from "../bridge/reshape";
+import { isUnreadable, unreadableError } from "../bridge/unreadable";
 import { isJsonObject, jsonObject } from "../json";
 import { cardToProto, pushConfigToProto, streamToProto, taskToProto } from "./proto-v03";
 import type { RestVersion } from "./rest-routes";
@@ -107,7 +108,18 @@ export function jsonRpcToRestResponse(operation: Operation, version: RestVersion
   if (operation === "deletePushNotificationConfig") return { status: 204 };
   const created = operation === "createPushNotificationConfig" || (version === "0.3" && operation === "sendMessage");
   const toProto = version === "0.3" ? PROTO_RESULTS[operation] : undefined;
-  return { status: created ? 201 : 200, body: toProto ? toProto(reply.result) : reply.result };
+  const body = toProto ? toProto(reply.result) : reply.result;
+  // A result no reader can make out is the origin's InvalidAgentResponseError, never a half-translated body.
+  if (isUnreadable(body)) return restError(version, unreadableError(version === "0.3" ? "0.3" : "1.0"));
+  return { status: created ? 201 : 200, body };
+}
+
+/** An SSE event after which the stream ends: the origin sent something the edge cannot read. */
+export interface LastEvent {
+  text: string;
+  end: true;
+  /** What was unreadable, for the log. */
+  unreadable: string;
 }
 
 /**
@@ -115,11 +127,17 @@ export function jsonRpcToRestResponse(operation: Operation, version: RestVersion
  * envelope of the event to the lines of the REST event (no blank line after):
  * REST streams carry the StreamResponse itself, no envelope (spec §11.7; 0.3:
  * its proto's StreamResponse); an error is an `event: error` with the REST
- * error body (@a2a-js/sdk 1.3 formatSSEErrorEvent).
+ * error body (@a2a-js/sdk 1.3 formatSSEErrorEvent). An envelope or event the
+ * edge cannot read is the REST error of InvalidAgentResponseError, the last
+ * event of the stream: never `data: undefined` or a half-translated object.
  */
-export function jsonRpcEventToRestEvent(version: RestVersion, envelope: unknown): string {
+export function jsonRpcEventToRestEvent(version: RestVersion, envelope: unknown): string | LastEvent {
   const reply = jsonObject(envelope);
   if (reply && Object.hasOwn(reply, "error")) return `event: error\ndata: ${JSON.stringify(restError(version, reply.error).body)}`;
-  const result = reply && Object.hasOwn(reply, "result") ? reply.result : envelope;
-  return `data: ${JSON.stringify(version === "0.3" ? streamToProto(result) : result)}`;
+  const result = reply && Object.hasOwn(reply, "result") ? reply.result : reply;
+  const event = result === undefined ? undefined : version === "0.3" ? streamToProto(result) : result;
+  if (event !== undefined && !isUnreadable(event)) return `data: ${JSON.stringify(event)}`;
+  const unreadable = event === undefined ? "an SSE event that is not a JSON-RPC result" : event.what;
+  const error = restError(version, unreadableError(version === "0.3" ? "0.3" : "1.0")).body;
+  return { text: `event: error\ndata: ${JSON.stringify(error)}`, end: true, unreadable };
 }

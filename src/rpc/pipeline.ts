@@ -9,7 +9,7 @@ import { methodFor, operationOfMethod } from "../a2a/correspondence";
 import type { Caller } from "../auth/edge-auth";
 import type { CardSource } from "../card/source";
 import type { OperationAllowlist } from "../config/values";
-import { type Failure, failure, isFailure } from "../errors/failures";
+import { EdgeError, type Failure, failure, isFailure } from "../errors/failures";
 import { type RpcId, rpcFailureResponse } from "../errors/responses";
 import type { EdgeRequest } from "../http/edge-request";
 import { searchParam } from "../http/request-target";
@@ -63,8 +63,15 @@ function operationName(method: string): string {
 
 /** Stages 4-5: the caller the card's schemes identify (or none), within its rate limit. */
 async function admitCaller(edge: EdgeRequest, call: RpcCall): Promise<Caller | undefined | Failure> {
-  const found = edge.runtime.cards.source(edge.hostname, edge.keepAlive);
-  const source: CardSource = found instanceof Promise ? await found : found;
+  let source: CardSource;
+  try {
+    const found = edge.runtime.cards.source(edge.hostname, edge.keepAlive);
+    source = found instanceof Promise ? await found : found;
+  } catch (error) {
+    // The host's card cannot be read (CARD_UNAVAILABLE): its security is unknown, so the call is refused, in the caller's binding.
+    if (error instanceof EdgeError) return error.failure;
+    throw error;
+  }
   const caller = await authenticate(edge, call, source);
   // A refused call counts too, against the client's address: guessing credentials is rate limited.
   if (isFailure(caller)) return (await withinRateLimit(edge, undefined)) ?? caller;

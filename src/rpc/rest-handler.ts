@@ -7,7 +7,7 @@
 import { FAILURES, type Failure, failure, isFailure } from "../errors/failures";
 import { httpFailureResponse, rpcErrorBody } from "../errors/responses";
 import type { EdgeRequest } from "../http/edge-request";
-import { parseJson } from "../json";
+import { parseEventJson } from "../json";
 import { mapSseData } from "../proxy/bridge-reply";
 import { jsonRpcEventToRestEvent, jsonRpcToRestResponse, matchRestRoute, type RestRoute, restToJsonRpc } from "../rest";
 import { runCall, versionHeaderOf } from "./pipeline";
@@ -62,7 +62,7 @@ async function bodyOf(edge: EdgeRequest): Promise<unknown | Failure> {
 async function restAnswer(route: RestRoute, answer: Response): Promise<Response> {
   const headers = new Headers(answer.headers);
   if (headers.get("content-type")?.startsWith("text/event-stream") && answer.body) {
-    const events = mapSseData(answer.body, (data) => jsonRpcEventToRestEvent(route.version, parseJson(data)));
+    const events = mapSseData(answer.body, (data) => jsonRpcEventToRestEvent(route.version, parseEventJson(data)));
     return new Response(events, { status: answer.status, headers });
   }
   const rest = jsonRpcToRestResponse(route.operation, route.version, await answer.json());

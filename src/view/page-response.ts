@@ -1,7 +1,7 @@
 // Renders (once per built card) and serves the human view.
 import { decodeBase64Url } from "hono/utils/encode";
 import type * as v1 from "../a2a/v1";
-import type { CardDataSource } from "../card/card-headers";
+import { type CardDataSource, LAST_GOOD_AGE_HEADER } from "../card/card-headers";
 import type { BuiltCard } from "../card/card-service";
 import { jsonObject } from "../json";
 import { CardPage, type CardPageProps, type SignatureInfo } from "./page";
@@ -50,13 +50,27 @@ function describeDataSource(source: CardDataSource): string {
   return `KV key ${source.slice("kv:".length)}`;
 }
 
-/** The same built card always gets the same page: the URL and the enforcement are per runtime and host, as the card is. */
-export function renderCardPage(built: BuiltCard<"v1">, context: Pick<CardPageProps, "cardUrl" | "enforcement">, maxAge: number): Response {
-  let html = pages.get(built);
+/**
+ * The same built card always gets the same page: the URL and the enforcement are per runtime and host, as the
+ * card is. A last good copy's page says its age, so it is rendered per request (only while the document cannot be read).
+ */
+export function renderCardPage(
+  built: BuiltCard<"v1">,
+  context: Pick<CardPageProps, "cardUrl" | "enforcement" | "lastGoodAge">,
+  maxAge: number,
+): Response {
+  let html = context.lastGoodAge === undefined ? pages.get(built) : undefined;
   if (html === undefined) {
-    const page = { card: built.card, ...context, signature: signatureOf(built.card), cardData: describeDataSource(built.dataSource) };
+    const page = {
+      card: built.card,
+      ...context,
+      signature: signatureOf(built.card),
+      cardData: describeDataSource(built.dataSource),
+      repairs: built.repairs,
+      sample: built.sample,
+    };
     html = `<!doctype html>${CardPage(page)}`;
-    pages.set(built, html);
+    if (context.lastGoodAge === undefined) pages.set(built, html);
   }
   return new Response(html, {
     headers: {
@@ -64,6 +78,8 @@ export function renderCardPage(built: BuiltCard<"v1">, context: Pick<CardPagePro
       "cache-control": `public, max-age=${maxAge}`,
       vary: "Accept",
       "card-source": built.dataSource,
+      ...(context.lastGoodAge === undefined ? {} : { [LAST_GOOD_AGE_HEADER]: String(context.lastGoodAge) }),
+      ...Object.fromEntries(built.okHeaders.has("card-repaired") ? [["card-repaired", built.okHeaders.get("card-repaired") ?? ""]] : []),
       ...PAGE_SECURITY,
     },
   });

@@ -4,6 +4,7 @@
 import type { FC } from "hono/jsx";
 import type * as v1 from "../a2a/v1";
 import type { SchemeEnforcement } from "../auth/edge-auth";
+import { type CardDataProps, CardDataSection } from "./card-data";
 import { initials, shellQuote } from "./card-text";
 import { InterfacesSection, SecuritySection, SkillsSection } from "./page-sections";
 import { STYLE } from "./style";
@@ -81,18 +82,16 @@ const FetchSection: FC<{ cardUrl: string }> = ({ cardUrl }) => (
   </section>
 );
 
-export interface CardPageProps {
+export interface CardPageProps extends CardDataProps {
   /** The strict 1.0 card, as served (signatures included). */
   card: v1.AgentCard;
   cardUrl: string;
   signature: SignatureInfo | undefined;
   /** Per required scheme, what the edge does with it (EDGE_AUTH and the verifiers configured). */
   enforcement: Readonly<Record<string, SchemeEnforcement>>;
-  /** Where the card data came from, in words (the Card-Source header of the JSON). */
-  cardData: string;
 }
 
-export const CardPage: FC<CardPageProps> = ({ card, cardUrl, signature, enforcement, cardData }) => (
+export const CardPage: FC<CardPageProps> = ({ card, cardUrl, signature, enforcement, ...data }) => (
   <html lang="en">
     <head>
       <meta charset="utf-8" />
@@ -112,7 +111,7 @@ export const CardPage: FC<CardPageProps> = ({ card, cardUrl, signature, enforcem
         <SecuritySection card={card} enforcement={enforcement} />
         <SignatureSection signature={signature} />
         <FetchSection cardUrl={cardUrl} />
-        <p class="muted">Card data: {cardData}</p>
+        <CardDataSection {...data} />
       </main>
     </body>
   </html>

@@ -21,4 +21,5 @@ export const STYLE = [
   "pre{background:var(--chip);padding:.8rem;border-radius:6px;overflow-x:auto;user-select:all}code{font-family:ui-monospace,monospace}",
   "article{border:1px solid var(--line);border-radius:8px;padding:.2rem 1rem;margin:.8rem 0}",
   ".enforcement{font-weight:600}.enforcement.closed{color:#c62828}",
+  ".warning{border-left:4px solid #c62828;padding:.3rem .8rem;background:var(--chip)}ul.repairs{font-size:.9rem}",
 ].join("\n");

@@ -94,6 +94,25 @@ describe("npm run card", () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(/iconUrl: Invalid URL/);
   });
+
+  it("publishes each seed's card, and --check prints its repairs, exiting non-zero only when it cannot be published", async () => {
+    const seeds = join(ROOT, "test/fixtures/cards");
+    const checked = await card("--source", join(seeds, "lc-a2a.json"), "--check");
+    expect(checked.code).toBe(0);
+    expect(checked.stdout).toContain("an A2A card, publishable with 17 repairs");
+    expect(checked.stdout).toContain("  - provider-string provider: read as {organization");
+    expect(checked.stdout).toContain("  authentication: the old `authentication` scheme names");
+    expect((await card("--source", "skills.json", "--check")).stdout).toContain("a card-source document, publishable with 0 repairs");
+    const built = await card("--base", "https://agents.example.com", "--source", join(seeds, "toolnexus-default.json"), "--variant", "v1");
+    expect(built.code).toBe(0);
+    expect(schemaErrors.v1Card(JSON.parse(built.stdout))).toEqual([]);
+    expect(built.stderr).toContain("card: 5 repairs");
+    const dir = mkdtempSync(join(tmpdir(), "card-"));
+    writeFileSync(join(dir, "nameless.json"), JSON.stringify({ url: "https://x.example/", skills: [] }));
+    const refused = await card("--source", join(dir, "nameless.json"), "--check");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("cannot be published: name: required");
+  });
 });
 
 describe("bad usage, in every script and bench", () => {

@@ -217,13 +217,17 @@ describe.each(TARGETS)("KV documents under concurrency and abuse, %s", (_name, s
     expect([...statuses.keys()], others.join("\n")).toEqual([200]);
   });
 
-  it("serves the card for every host when the default document is nested 5,000 levels deep", async () => {
+  it("never answers with another card when the default document is nested 5,000 levels deep: 503 CARD_UNAVAILABLE, the RPC refused", async () => {
     const deep = `{"capabilities":{"extensions":[{"uri":"https://x.example/e","params":${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}}]}}`;
     const { port } = await start({ ORIGIN_URL: main.url, KV_CACHE_TTL: "0", EDGE_AUTH: "off" }, { default: deep });
     for (const host of ["one.example.com", "two.example.com"]) {
-      expect((await raw(port, get(host, "/.well-known/agent-card.json"))).status).toBe(200);
-      expect((await raw(port, get(host, "/", "Accept: text/html\r\n"))).status).toBe(200);
-      expect((await raw(port, post(host, rpcBody("deep")))).status).toBe(200);
+      const card = await raw(port, get(host, "/.well-known/agent-card.json"));
+      expect(card.status).toBe(503);
+      expect(card.body).toContain("CARD_UNAVAILABLE");
+      expect((await raw(port, get(host, "/", "Accept: text/html\r\n"))).status).toBe(503);
+      const call = await raw(port, post(host, rpcBody("deep")));
+      expect(call.body).toContain("CARD_UNAVAILABLE");
+      expect(call.body).toContain('"id":"deep"');
     }
   });
 });

@@ -51,19 +51,20 @@ describe("wrangler kv key put + wrangler dev", () => {
     expect(card.skills.map((s: any) => s.id)).toEqual(["Echo"]);
   });
 
-  it("skips a broken `default` for other hosts, serving the bundled card, and logs it once", async () => {
+  it("never serves the bundled card for other hosts when `default` is broken: 503 CARD_UNAVAILABLE, logged once", async () => {
     const response = await fetch(`http://localhost:${new URL(base).port}/.well-known/agent-card.json`);
-    expect(response.status).toBe(200);
-    const card = (await response.json()) as Record<string, any>;
-    expect(card.name).toBe("Acme Travel Concierge");
-    expect(card.url).toBe(`http://localhost:${new URL(base).port}/`);
+    expect(response.status).toBe(503);
+    const body = await response.text();
+    expect(body).toContain("CARD_UNAVAILABLE");
+    expect(body).not.toContain("Acme Travel Concierge");
     const invalidDefault = () => dev.output().match(/"event":"kv_document_invalid","key":"default"/g)?.length ?? 0;
     await until(() => invalidDefault() > 0, "a kv_document_invalid log line for default");
-    // Once: a second request does not log it again. A later log line (no ORIGIN_URL here: origin_failed)
+    const logged = invalidDefault();
+    // Not per request: more requests do not log it again. A later log line (no ORIGIN_URL here: origin_failed)
     // shows that everything the worker logged before it has arrived.
     expect(
       (await fetch(`http://localhost:${new URL(base).port}/.well-known/agent-card.json`, { headers: { "A2A-Version": "0.3" } })).status,
-    ).toBe(200);
+    ).toBe(503);
     const marker = await fetch(`${base}/`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -71,6 +72,6 @@ describe("wrangler kv key put + wrangler dev", () => {
     });
     expect(marker.status).toBe(503);
     await until(() => dev.output().includes('"event":"origin_failed"'), "the origin_failed log line after it");
-    expect(invalidDefault()).toBe(1);
+    expect(invalidDefault()).toBe(logged);
   });
 });

@@ -36,7 +36,7 @@ export function useHosts(): { host: (name: string) => string; used: string[] } {
   const used: string[] = [];
   afterEach(async () => {
     vi.restoreAllMocks();
-    await Promise.all(used.splice(0).flatMap((k) => [kv.delete(k), kv.delete(`previous:${k}`)]));
+    await Promise.all(used.splice(0).flatMap((k) => [kv.delete(k), kv.delete(`previous:${k}`), kv.delete(`last-good:${k}`)]));
   });
   return {
     used,

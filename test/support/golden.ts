@@ -181,7 +181,16 @@ function publicized(cards: Record<string, unknown>): Record<string, string> {
 
 function fakeBuilt(card: v1.AgentCard): BuiltCard<"v1"> {
   const empty = new Headers();
-  return { card, body: new Uint8Array(), etag: '"x"', dataSource: "bundled", okHeaders: empty, notModifiedHeaders: empty };
+  return {
+    card,
+    body: new Uint8Array(),
+    etag: '"x"',
+    dataSource: "bundled",
+    repairs: [],
+    sample: false,
+    okHeaders: empty,
+    notModifiedHeaders: empty,
+  };
 }
 
 export async function goldenOutputs(): Promise<Record<string, string>> {

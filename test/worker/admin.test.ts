@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import bundled from "../../skills.json";
+import telex from "../fixtures/cards/telex-sample.json";
 import { cardName, kv, put, TOKEN, useHosts, type Written, adminWorker as worker } from "../support/admin";
 import { CARD, fakeOrigin } from "../support/worker";
 
@@ -44,6 +45,29 @@ describe("admin API", () => {
     const read = await call(`https://x.example.com/_admin/documents/${h}`);
     expect(read.headers.get("etag")).toBe(body.etag);
     expect(await read.json()).toEqual({ name: "Pushed Agent" });
+  });
+
+  it("PUT accepts an A2A card (the Telex sample), stores it as given, answers and GETs with the repairs the published card carries", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const call = worker();
+    const h = host("card");
+    const response = await call(`https://x.example.com/_admin/documents/${h}`, put(telex));
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Written & { kind: string; repairs: { rule: string; path: string }[] };
+    expect(body.kind).toBe("card");
+    expect(body.repairs.map((r) => r.rule).sort()).toEqual(["derived-field", "example-object", "skill-tags"]);
+    expect(response.headers.get("card-repaired")).toBe("3; rules=derived-field,skill-tags,example-object");
+    expect(JSON.parse((await kv.get(h))!)).toEqual(telex);
+    const card = await call(`https://${h}${CARD}`, {}, null);
+    expect(card.headers.get("card-repaired")).toBe(response.headers.get("card-repaired"));
+    expect(card.headers.get("etag")).toBe(body.cardEtags.hybrid);
+    const read = await call(`https://x.example.com/_admin/documents/${h}`);
+    expect(await read.json()).toEqual(telex);
+    expect(read.headers.get("card-repaired")).toBe(response.headers.get("card-repaired"));
+    const repairs = (await (await call(`https://x.example.com/_admin/documents/${h}/repairs`)).json()) as any;
+    expect(repairs).toMatchObject({ key: h, publishable: true, kind: "card", repairs: body.repairs });
+    const page = await (await call(`https://${h}/`, { headers: { accept: "text/html" } }, null)).text();
+    expect(page).toContain("The card was repaired to publish it (3)");
   });
 
   it("PUT refuses an invalid document with 422 and the zod issues, writing nothing", async () => {

@@ -40,19 +40,28 @@ describe("deeply nested documents and replies", () => {
     expect(exceedsDepth(JSON.parse(nestedText(100_000)))).toBe(true);
   });
 
-  it("skips a KV document nested 5,000 levels deep with one log line, and serves the card, page and RPC", async () => {
+  it("never serves a KV document nested 5,000 levels deep: one log line, 503 on the card and page, the RPC refused (its security is unknown)", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const deep = `{"capabilities":{"extensions":[{"uri":"https://x.example/e","params":${nestedText(5_000)}}]}}`;
-    const kv = { get: async (key: string) => (key === "default" ? deep : null) } as unknown as KVNamespace;
+    const kv = {
+      get: async (key: string) => (key === "default" ? deep : null),
+      getWithMetadata: async () => ({ value: null, metadata: null }),
+    } as unknown as KVNamespace;
     const workerEnv = env({ SKILLS: kv });
     const rpcEnv = env({ SKILLS: kv }); // its own isolate state: a runtime keeps the fetch it was built with
     for (const host of ["a.example.com", "b.example.com"]) {
       const card = await call(`https://${host}${CARD}`, {}, workerEnv);
-      expect(card.status).toBe(200);
-      expect(((await card.json()) as { name: string }).name).toBe("Acme Travel Concierge");
-      expect((await call(`https://${host}/`, { headers: { accept: "text/html" } }, workerEnv)).status).toBe(200);
-      const answered = await callVia(okOrigin(), `https://${host}/`, rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }), rpcEnv);
-      expect(await answered.json()).toEqual({ jsonrpc: "2.0", id: 1, result: { ok: true } });
+      expect(card.status).toBe(503);
+      expect(await card.text()).not.toContain("Acme Travel Concierge");
+      expect((await call(`https://${host}/`, { headers: { accept: "text/html" } }, workerEnv)).status).toBe(503);
+      const origin = okOrigin();
+      const answered = await callVia(origin, `https://${host}/`, rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }), rpcEnv);
+      expect(await answered.json()).toMatchObject({
+        jsonrpc: "2.0",
+        id: 1,
+        error: { code: -32603, message: expect.stringContaining("Agent card unavailable") },
+      });
+      expect(origin.requests).toHaveLength(0);
     }
     const lines = warn.mock.calls.map((c) => JSON.parse(String(c[0])));
     // Once per isolate and TTL (two isolates here: the card's and the RPC's).

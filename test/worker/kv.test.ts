@@ -11,7 +11,8 @@ async function put(key: string, value: unknown) {
   await kv.put(key, typeof value === "string" ? value : JSON.stringify(value));
 }
 afterEach(async () => {
-  await Promise.all(written.splice(0).map((key) => kv.delete(key)));
+  // Each document's last good copy too (card/last-good.ts), so no test sees another's.
+  await Promise.all(written.splice(0).flatMap((key) => [kv.delete(key), kv.delete(`last-good:${key}`)]));
   vi.restoreAllMocks();
   vi.useRealTimers();
 });
@@ -25,7 +26,8 @@ async function cardName(host: string, workerEnv = makeEnv()) {
 /** The real namespace behind a spy, to count reads and see their options. */
 function countingKv() {
   const get = vi.fn((key: string, options?: unknown) => kv.get(key, options as KVNamespaceGetOptions<"text">));
-  return { binding: { get } as unknown as KVNamespace, get };
+  const rest = { getWithMetadata: kv.getWithMetadata.bind(kv), put: kv.put.bind(kv) };
+  return { binding: { get, ...rest } as unknown as KVNamespace, get };
 }
 
 describe("card data from KV", () => {
@@ -62,31 +64,75 @@ describe("card data from KV", () => {
     ["not JSON", "{ this is not json", /not valid JSON/],
     ["failing the schema", { name: "", skills: [{ tags: [] }] }, /name/],
     ["JSON null", "null", /expected object/],
-  ])("skips a value %s with one structured log line and still serves the card", async (_name, value, issue) => {
+  ])("never answers for a host whose document is %s with another document: 503 saying why, one log line", async (_name, value, issue) => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     await put("broken.example.com", value);
     await put("default", { name: "Default Agent" });
     const workerEnv = makeEnv();
-    expect(await cardName("broken.example.com", workerEnv)).toBe("Default Agent");
-    expect(await cardName("broken.example.com", workerEnv)).toBe("Default Agent");
+    for (let i = 0; i < 2; i++) {
+      const response = await call(`https://broken.example.com${CARD}`, {}, workerEnv);
+      expect(response.status).toBe(503);
+      const body = (await response.json()) as any;
+      expect(body.error.details[0]).toMatchObject({
+        reason: "CARD_UNAVAILABLE",
+        metadata: { document: "kv:broken.example.com", why: "invalid" },
+      });
+      expect(JSON.stringify(body)).not.toContain("Default Agent");
+    }
     expect(warn).toHaveBeenCalledTimes(1);
     const line = JSON.parse(warn.mock.calls[0]![0] as string);
     expect(line).toMatchObject({ level: "warn", event: "kv_document_invalid", key: "broken.example.com" });
     expect(line.issues).toMatch(issue);
   });
 
-  it("skips a bad `default` too and serves the bundled card", async () => {
+  it("serves the last good copy of that very document (with its age), also to a fresh isolate, once it turns invalid", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
-    await put("default", "[]");
-    expect(await cardName("nobody.example.com")).toBe(bundled.name);
+    await put("turns.example.com", { name: "Good Version" });
+    await put("default", { name: "Default Agent" });
+    expect(await cardName("turns.example.com")).toBe("Good Version");
+    await put("turns.example.com", "{ broken");
+    for (const workerEnv of [makeEnv(), makeEnv({ KV_CACHE_TTL: "0" })]) {
+      const response = await call(`https://turns.example.com${CARD}`, {}, workerEnv);
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { name: string }).name).toBe("Good Version");
+      expect(response.headers.get("card-source")).toBe("kv:turns.example.com");
+      expect(Number(response.headers.get("card-last-good-age"))).toBeGreaterThanOrEqual(0);
+      const page = await call(`https://turns.example.com/`, { headers: { accept: "text/html" } }, workerEnv);
+      expect(await page.text()).toContain("this is its last good copy");
+    }
   });
 
-  it("serves the bundled card when KV throws, and when the binding is absent", async () => {
+  it("a bad `default` answers for the hosts without a document: its last good copy or 503, never the bundled card", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    await put("default", "[]");
+    const response = await call(`https://nobody.example.com${CARD}`, {}, makeEnv());
+    expect(response.status).toBe(503);
+    expect(await response.text()).not.toContain(bundled.name);
+  });
+
+  it("when KV throws: the last good copy, else 503 (whether a document exists is unknown); without a binding, the bundled card", async () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     const failing = { get: () => Promise.reject(new Error("KV is down")) } as unknown as KVNamespace;
-    expect(await cardName("x.example.com", makeEnv({ SKILLS: failing }))).toBe(bundled.name);
+    const response = await call(`https://x.example.com${CARD}`, {}, makeEnv({ SKILLS: failing }));
+    expect(response.status).toBe(503);
+    expect(await response.text()).not.toContain(bundled.name);
     expect(JSON.parse(error.mock.calls[0]![0] as string)).toMatchObject({ event: "kv_read_failed" });
     expect(await cardName("x.example.com", makeEnv({ SKILLS: undefined }))).toBe(bundled.name);
+    // A document read good before KV failed is kept: its last good copy answers.
+    await put("kept.example.com", { name: "Kept Agent" });
+    let down = false;
+    const flaky = {
+      get: (key: string, options: unknown) =>
+        down ? Promise.reject(new Error("KV is down")) : kv.get(key, options as KVNamespaceGetOptions<"text">),
+      getWithMetadata: kv.getWithMetadata.bind(kv),
+      put: kv.put.bind(kv),
+    } as unknown as KVNamespace;
+    const workerEnv = makeEnv({ SKILLS: flaky, KV_CACHE_TTL: "0" });
+    expect(await cardName("kept.example.com", workerEnv)).toBe("Kept Agent");
+    down = true;
+    const kept = await call(`https://kept.example.com${CARD}`, {}, workerEnv);
+    expect(((await kept.json()) as { name: string }).name).toBe("Kept Agent");
+    expect(kept.headers.get("card-last-good-age")).not.toBeNull();
   });
 });
 
@@ -185,12 +231,15 @@ describe("Card-Source: which document served the card", () => {
     expect(await sourceSeen("other.example.com", makeEnv())).toEqual({ headers: ["bundled"], line: "the bundled skills.json" });
   });
 
-  it("names the key that served, not the one looked up first, when a host's document is invalid", async () => {
+  it("names the document's own key when its last good copy answers, never another key", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
-    await put("broken.example.com", "{ not json");
+    await put("broken.example.com", { name: "Broken Agent" });
     await put("default", { name: "Default Agent" });
-    expect(await sourceSeen("broken.example.com", makeEnv())).toEqual({ headers: ["kv:default"], line: "KV key default" });
-    await put("default", "[]");
-    expect(await sourceSeen("broken.example.com", makeEnv())).toEqual({ headers: ["bundled"], line: "the bundled skills.json" });
+    await call(`https://broken.example.com${CARD}`, {}, makeEnv());
+    await put("broken.example.com", "{ not json");
+    expect(await sourceSeen("broken.example.com", makeEnv())).toEqual({
+      headers: ["kv:broken.example.com"],
+      line: "KV key broken.example.com",
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { createExecutionContext } from "cloudflare:test";
+import { env as bindings } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import bundled from "../../skills.json";
 import { createWorker } from "../../src/app";
@@ -31,7 +32,11 @@ const originCard = {
   signatures: [{ protected: "e30", signature: "AA" }],
 };
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(async () => {
+  vi.restoreAllMocks();
+  // The origin card's last good copy, saved for fresh isolates (card/last-good.ts).
+  await bindings.SKILLS.delete("last-good:origin");
+});
 
 function cardOrigin(respond: (req: Request) => Response | Promise<Response>) {
   return fakeOrigin(respond);
@@ -79,7 +84,7 @@ describe("passthrough card mode", () => {
     expect(origin.requests[0]!.headers.get("authorization")).toBe("Bearer origin-only-secret");
   });
 
-  it("says Card-Source: origin on the 200, the 304, HEAD and the page, and what served before the origin answered", async () => {
+  it("says Card-Source: origin on the 200, the 304, HEAD and the page; before the origin first answered, a 503 (never the bundled card)", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     let up = false;
     const origin = cardOrigin(() => (up ? Response.json(originCard) : Promise.reject(new TypeError("down"))));
@@ -87,7 +92,10 @@ describe("passthrough card mode", () => {
     const workerEnv = env();
     const get = (path: string, init: RequestInit = {}) =>
       worker.fetch!(new Request(`https://agents.example.com${path}`, init) as any, workerEnv, createExecutionContext());
-    expect((await get(CARD)).headers.get("card-source")).toBe("bundled");
+    const before = await get(CARD);
+    expect(before.status).toBe(503);
+    expect(before.headers.get("card-source")).toBeNull();
+    expect(await before.text()).not.toContain(bundled.name);
     up = true;
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.advanceTimersByTime(6_000); // past the pause after a failed read
@@ -120,17 +128,20 @@ describe("passthrough card mode", () => {
     vi.useRealTimers();
   });
 
-  it("serves the card-source documents while the origin's card cannot be read, and logs why", async () => {
+  it("answers 503 CARD_UNAVAILABLE, saying why, while the origin's card cannot be read and no good copy is kept; never another card", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    for (const answer of [
-      () => Promise.reject(new TypeError("refused")),
-      () => new Response("<html>", { status: 200, headers: { "content-type": "text/html" } }),
-      () => new Response("nope", { status: 500 }),
-      () => Response.json({ name: "", skills: "not an array" }),
-    ]) {
+    for (const [answer, why] of [
+      [() => Promise.reject(new TypeError("refused")), "unreachable"],
+      [() => new Response("<html>", { status: 200, headers: { "content-type": "text/html" } }), "invalid"],
+      [() => new Response("nope", { status: 500 }), "HTTP 500"],
+      [() => Response.json({ name: "", skills: "not an array" }), "invalid"],
+    ] as const) {
       const response = await callVia(cardOrigin(answer), `https://agents.example.com${CARD}`, {}, env());
-      expect(response.status).toBe(200);
-      expect(((await response.json()) as { name: string }).name).toBe(bundled.name);
+      expect(response.status).toBe(503);
+      const body = (await response.json()) as any;
+      expect(body.error.message).toContain(`the origin's own card cannot be read (${why})`);
+      expect(body.error.details[0]).toMatchObject({ reason: "CARD_UNAVAILABLE", metadata: { document: "origin", why } });
+      expect(JSON.stringify(body)).not.toContain(bundled.name);
     }
     const events = warn.mock.calls.map((c) => JSON.parse(c[0] as string).event);
     expect(events).toEqual(["origin_card_unavailable", "origin_card_invalid", "origin_card_unavailable", "origin_card_invalid"]);
@@ -151,8 +162,56 @@ describe("passthrough card mode", () => {
     expect((await get()).name).toBe("Private Origin Agent");
     up = false;
     vi.advanceTimersByTime(6_000);
-    expect((await get()).name).toBe("Private Origin Agent");
+    expect((await get()).name).toBe("Private Origin Agent"); // answered at once; the refresh fails in the background
+    vi.advanceTimersByTime(6_000);
+    const stale = await worker.fetch!(new Request(`https://agents.example.com${CARD}`) as any, workerEnv, createExecutionContext());
+    expect(((await stale.json()) as any).name).toBe("Private Origin Agent");
+    // The copy's age: the last good read was 12 s ago.
+    expect(stale.headers.get("card-last-good-age")).toBe("12");
     vi.useRealTimers();
+  });
+
+  it("a fresh isolate whose origin is down serves the last good copy another isolate saved, with its age", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const good = await callVia(
+      cardOrigin(() => Response.json(originCard)),
+      `https://agents.example.com${CARD}`,
+      {},
+      env(),
+    );
+    expect(good.status).toBe(200);
+    expect(good.headers.get("card-last-good-age")).toBeNull();
+    const fresh = await callVia(
+      cardOrigin(() => Promise.reject(new TypeError("down"))),
+      `https://agents.example.com${CARD}`,
+      {},
+      env(),
+    );
+    expect(fresh.status).toBe(200);
+    expect(((await fresh.json()) as any).name).toBe("Private Origin Agent");
+    expect(Number(fresh.headers.get("card-last-good-age"))).toBeGreaterThanOrEqual(0);
+    expect(fresh.headers.get("card-source")).toBe("origin");
+  });
+
+  it("lists every binding the edge serves: the HTTP+JSON interfaces of REST_PATH and the tenant, as the bundled path does", async () => {
+    const origin = cardOrigin(() => Response.json(originCard));
+    const workerEnv = env({ REST_PATH: "/rest", INTERFACE_TENANT: "acme" });
+    const v1 = (await (
+      await callVia(origin, `https://agents.example.com${CARD}`, { headers: { "A2A-Version": "1.0" } }, workerEnv)
+    ).json()) as any;
+    expect(v1.supportedInterfaces).toEqual([
+      { url: "https://agents.example.com/", protocolBinding: "JSONRPC", tenant: "acme", protocolVersion: "1.0" },
+      { url: "https://agents.example.com/rest", protocolBinding: "HTTP+JSON", tenant: "acme", protocolVersion: "1.0" },
+      { url: "https://agents.example.com/", protocolBinding: "JSONRPC", tenant: "acme", protocolVersion: "0.3" },
+      { url: "https://agents.example.com/rest", protocolBinding: "HTTP+JSON", tenant: "acme", protocolVersion: "0.3" },
+    ]);
+    const hybrid = (await (await callVia(origin, `https://agents.example.com${CARD}`, {}, workerEnv)).json()) as any;
+    expect(hybrid.additionalInterfaces).toEqual([
+      { url: "https://agents.example.com/", transport: "JSONRPC" },
+      { url: "https://agents.example.com/rest", transport: "HTTP+JSON" },
+    ]);
+    expect(schemaErrors.v1Card(v1)).toEqual([]);
+    expect(schemaErrors.v03Card(hybrid)).toEqual([]);
   });
 
   it("answers from the held card at once while the origin revalidates, even if it hangs", async () => {

@@ -7,7 +7,8 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import bundled from "../../skills.json";
 import { buildCard } from "../../src/card/build-card";
-import { parseCardSource, parseCardSourceText } from "../../src/card/source";
+import { readCardInput, readCardInputText } from "../../src/card/intake";
+import { parseCardSource } from "../../src/card/source";
 import { CARD_VARIANTS } from "../../src/card/variant";
 import { CONFIG_VARIABLES, parseConfig } from "../../src/config";
 import { FAILURES } from "../../src/errors/failures";
@@ -108,31 +109,31 @@ describe("documents", () => {
     expect(tally.share("mutated"), tally.toString()).toBeGreaterThanOrEqual(0.2);
   });
 
-  it("a document the schema rejects is never served: the card falls back", async () => {
+  it("a value card intake refuses is never served, and no other document answers for its host: 503", async () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
     const rejected = fc.oneof(
-      mutatedDocumentArb.map((m) => m.value),
-      fc.jsonValue().filter((v) => !parseCardSource(v).ok),
+      mutatedDocumentArb.map((m) => m.value).filter((v) => !readCardInput(v).ok),
+      fc.jsonValue().filter((v) => !readCardInput(v).ok),
       // Text that starts an object but is not a valid document ("{" + "}" would be `{}`, a valid one).
       fc
         .string()
         .map((s) => `{${s}`)
-        .filter((text) => !parseCardSourceText(text).ok),
+        .filter((text) => !readCardInputText(text).ok),
     );
     await fc.assert(
       fc.asyncProperty(rejected, async (value) => {
         const stored = typeof value === "string" ? value : JSON.stringify(value);
-        const kv = { get: async () => stored } as unknown as KVNamespace;
+        const kv = { get: async () => stored, getWithMetadata: async () => ({ value: null, metadata: null }) } as unknown as KVNamespace;
         const origin = fakeOrigin(() => new Response("unused"));
         const response = await callVia(origin, `https://victim.example.com${CARD}`, {}, makeEnv({ SKILLS: kv }));
-        expect(response.status).toBe(200);
-        expect(((await response.json()) as { name: string }).name).toBe(bundled.name);
+        expect(response.status).toBe(503);
+        expect(await response.text()).not.toContain(bundled.name);
       }),
       { numRuns: 60 },
     );
   });
 
-  it("a valid document in KV is served (control for the fallback above)", async () => {
+  it("a valid document in KV is served (control for the refusal above)", async () => {
     await fc.assert(
       fc.asyncProperty(
         documentArb.filter((d) => typeof d.name === "string"),

@@ -211,7 +211,8 @@ describe("0.3: the result in its proto's JSON", () => {
       for (const result of [null, 3, "x", [1], { kind: "other" }])
         expect(() => jsonRpcToRestResponse(operation, "0.3", ok(result))).not.toThrow();
     }
-    expect(jsonRpcToRestResponse("sendMessage", "0.3", ok({ kind: "other", a: 1 })).body).toEqual({ kind: "other", a: 1 });
+    // A result of no known kind is the origin's InvalidAgentResponseError, never passed on half-translated.
+    expect(jsonRpcToRestResponse("sendMessage", "0.3", ok({ kind: "other", a: 1 }))).toMatchObject({ status: 500, body: { code: -32006 } });
     expect(jsonRpcToRestResponse("getExtendedAgentCard", "0.3", ok({ securitySchemes: { x: 1 }, security: [1] })).body).toEqual({
       securitySchemes: { x: 1 },
       security: [1],
@@ -311,7 +312,7 @@ describe("SSE: each event of a stream (spec §11.7: the StreamResponse itself, n
     for (const event of [{ task: task1 }, { message: text1 }, status1]) {
       const lines = jsonRpcEventToRestEvent("1.0", ok(event));
       expect(lines).toBe(`data: ${JSON.stringify(event)}`);
-      expect(schemaErrors.v1("StreamResponse")(JSON.parse(lines.slice(6)))).toEqual([]);
+      expect(schemaErrors.v1("StreamResponse")(JSON.parse(String(lines).slice(6)))).toEqual([]);
     }
   });
 
@@ -351,8 +352,11 @@ describe("SSE: each event of a stream (spec §11.7: the StreamResponse itself, n
     expect(jsonRpcEventToRestEvent("0.3", failed(error))).toBe(`event: error\ndata: ${JSON.stringify(error)}`);
   });
 
-  it("hands on what is not an envelope, on one line", () => {
+  it("hands on a bare StreamResponse; ends the stream with an error event, on its own lines, for what is not one", () => {
     expect(jsonRpcEventToRestEvent("1.0", { task: task1 })).toBe(`data: ${JSON.stringify({ task: task1 })}`);
-    expect(jsonRpcEventToRestEvent("0.3", "line\nbreak")).toBe('data: "line\\nbreak"');
+    expect(jsonRpcEventToRestEvent("0.3", "line\nbreak")).toMatchObject({
+      end: true,
+      text: expect.stringMatching(/^event: error\ndata: \{[^\n]*\}$/),
+    });
   });
 });

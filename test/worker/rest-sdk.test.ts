@@ -42,7 +42,10 @@ function checkExchange(generation: Generation, rest: RestExchange, call: RpcCall
   if (!("operation" in route)) throw new Error(`no route for ${rest.request.method} ${rest.request.path}`);
   expect(restToJsonRpc(route, new URLSearchParams(rest.request.query), rest.request.body)).toEqual(asTheSdkClientSends(generation, call));
   if (rest.response.events && Array.isArray(answer)) {
-    const events = answer.map((envelope) => parsedEvent(jsonRpcEventToRestEvent(version, envelope)));
+    const events = answer.map((envelope) => {
+      const event = jsonRpcEventToRestEvent(version, envelope);
+      return parsedEvent(typeof event === "string" ? event : event.text);
+    });
     expect(withoutDefaults(events)).toEqual(withoutDefaults(rest.response.events));
     if (version === "1.0") for (const { data } of events) expect(schemaErrors.v1("StreamResponse")(data)).toEqual([]);
     return;
