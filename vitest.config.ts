@@ -1,4 +1,4 @@
-import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { isolatedWranglerConfig, makeProcessEnvHermetic } from "./test/support/hermetic.ts";
 
@@ -18,7 +18,7 @@ export default defineConfig({
           cloudflareTest({
             main: "./src/index.ts",
             wrangler: { configPath: isolatedWranglerConfig(root) },
-            miniflare: { ratelimits: { TEST_RATE_LIMITER: { simple: { limit: 3, period: 60 } } } },
+            miniflare: { ratelimits: { TEST_RATE_LIMITER: { namespace_id: "1001", simple: { limit: 3, period: 60 } } } },
           }),
         ],
         test: { name: "workers", include: ["test/worker/**/*.test.ts"] },
