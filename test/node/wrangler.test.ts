@@ -54,20 +54,13 @@ describe("npm run dev", () => {
     // (0: wrangler binds a free one and prints it, see startWranglerDev), this test's own state and no
     // .dev.vars (test/support/hermetic.ts), and a --var beside the script's own.
     state = mkdtempSync(join(tmpdir(), "npm-run-dev-"));
-    dev = start("npm", [
-      "run",
-      "dev",
-      "--",
-      "--port",
-      "0",
-      "--inspector-port",
-      "0",
-      "--persist-to",
-      state,
-      ...NO_ENV_FILE,
-      "--var",
-      "CARD_MAX_AGE:123",
-    ]);
+    dev = start(
+      "npm",
+      ["run", "dev", "--", "--port", "0", "--inspector-port", "0", "--persist-to", state, ...NO_ENV_FILE, "--var", "CARD_MAX_AGE:123"],
+      // What a user's shell has (vitest sets NODE_ENV=test, which Miniflare also takes as "fetch no request.cf"):
+      // the script itself must keep Miniflare from fetching a sample request.cf.
+      { CLOUDFLARE_CF_FETCH_ENABLED: undefined, NODE_ENV: undefined },
+    );
     base = await waitForOutput(dev, WRANGLER_READY, "npm run dev's Ready line");
     expect(new URL(base).port).not.toBe("8787");
     await waitForHttp(`${base}/.well-known/agent-card.json`, dev);
@@ -88,6 +81,12 @@ describe("npm run dev", () => {
     expect(body.supportedInterfaces[0].url).toBe(`${base}/`);
     const legacy = (await (await fetch(`${base}/.well-known/agent.json`)).json()) as Record<string, any>;
     expect(legacy.url).toBe(`${base}/`);
+  });
+
+  it("starts without fetching a sample request.cf (no network, no warning, no stack trace)", () => {
+    expect(dev.output()).toContain("Ready on");
+    expect(dev.output()).not.toContain("Request.cf");
+    expect(dev.output()).not.toMatch(/^\s+at /m);
   });
 
   it("shows a local KV document put or deleted while it runs on the next request (no isolate copy in dev)", async () => {

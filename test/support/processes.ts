@@ -26,10 +26,13 @@ export async function stopStarted(): Promise<void> {
  * Starts a command in its own process group (so stop() ends its children too).
  * Its own group also means a terminal's Ctrl-C never reaches it: whoever starts it stops it.
  */
-export function start(command: string, args: string[], env: Record<string, string> = {}): Started {
+export function start(command: string, args: string[], env: Record<string, string | undefined> = {}): Started {
+  // No network: Miniflare's sample `request.cf` is not fetched (a test may unset this to see what a user sees).
+  const merged: NodeJS.ProcessEnv = { ...hermeticEnv(), CLOUDFLARE_CF_FETCH_ENABLED: "false", ...env };
+  for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { ...hermeticEnv(), CLOUDFLARE_CF_FETCH_ENABLED: "false", ...env },
+    env: merged,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
