@@ -1,9 +1,15 @@
-import { describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import bundled from "../../skills.json";
 import { cardName, kv, put, TOKEN, useHosts, type Written, adminWorker as worker } from "../support/admin";
+import { type Captured, captureConsole } from "../support/console";
 import { CARD, fakeOrigin } from "../support/worker";
 
 const { host, used } = useHosts();
+// Every write logs what changed (key and action, never the document): taken here, asserted where it matters.
+let logs: Captured;
+beforeEach(() => {
+  logs = captureConsole();
+});
 
 describe("admin API", () => {
   it("does not exist without ADMIN_TOKEN", async () => {
@@ -44,6 +50,8 @@ describe("admin API", () => {
     const read = await call(`https://x.example.com/_admin/documents/${h}`);
     expect(read.headers.get("etag")).toBe(body.etag);
     expect(await read.json()).toEqual({ name: "Pushed Agent" });
+    expect(logs.events()).toEqual([{ level: "info", event: "admin_document_changed", key: h, action: "put" }]);
+    expect(logs.lines.join("\n")).not.toContain("Pushed Agent");
   });
 
   it("PUT refuses an invalid document with 422 and the zod issues, writing nothing", async () => {

@@ -8,6 +8,7 @@ import { parseCardSource, parseCardSourceText } from "../../src/card/source";
 import { CARD_VARIANTS } from "../../src/card/variant";
 import { exceedsDepth, hasDuplicateKey } from "../../src/json";
 import { requestVersion } from "../../src/rpc/version";
+import { captureConsole } from "../support/console";
 import { schemaErrors } from "../support/schemas";
 import { apiKeyCaller, CARD, call, callVia, fakeOrigin, LEGACY, makeEnv } from "../support/worker";
 
@@ -114,6 +115,7 @@ describe("reserved names", () => {
 
 describe("response headers", () => {
   it("drops a header that repeats any token of an origin credential, in any case, or names a private host in any case", async () => {
+    const logs = captureConsole();
     const origin = fakeOrigin(() =>
       json(
         { jsonrpc: "2.0", id: 1, result: {} },
@@ -136,6 +138,7 @@ describe("response headers", () => {
     expect(response.headers.get("cache-control")).toBeNull();
     expect(response.headers.get("content-language")).toBeNull();
     expect(response.headers.get("retry-after")).toBe("5");
+    expect(logs.events()).toEqual([{ level: "warn", event: "edge_auth_off", lends: "ORIGIN_HEADERS Authorization" }]);
   });
 });
 

@@ -2,6 +2,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import bundled from "../../skills.json";
 import { createWorker } from "../../src/app";
+import { captureConsole } from "../support/console";
 import { schemaErrors } from "../support/schemas";
 import { CARD, callVia, fakeOrigin, makeEnv } from "../support/worker";
 
@@ -196,6 +197,7 @@ describe("passthrough card mode", () => {
   });
 
   it("refuses CARD_SOURCE=origin without an origin", async () => {
+    const logs = captureConsole();
     const response = await callVia(
       cardOrigin(() => Response.json({})),
       `https://agents.example.com${CARD}`,
@@ -204,11 +206,15 @@ describe("passthrough card mode", () => {
     );
     expect(response.status).toBe(500);
     expect(await response.text()).toContain("CARD_SOURCE");
+    expect(logs.events()).toEqual([
+      { level: "error", event: "config_invalid", issues: "CARD_SOURCE: origin needs ORIGIN_URL or ORIGIN_CARD_URL" },
+    ]);
   });
 });
 
 describe("passthrough with an origin of one generation", () => {
   it("advertises PROTOCOL_VERSIONS, reads what the origin speaks from its card, and bridges the other", async () => {
+    const logs = captureConsole();
     const v1Only = { ...originCard, supportedInterfaces: [{ url: `${PRIVATE}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] };
     const origin = cardOrigin(async (req) => {
       if (req.method === "GET") return Response.json(v1Only);
@@ -237,5 +243,6 @@ describe("passthrough with an origin of one generation", () => {
     expect(sent.map((r) => r.headers.get("a2a-version"))).toEqual(["1.0"]);
     expect(JSON.parse(new TextDecoder().decode(origin.bodies[origin.requests.indexOf(sent[0]!)]))).toMatchObject({ method: "SendMessage" });
     expect(reply.result).toMatchObject({ kind: "task", id: "t1", status: { state: "completed" } });
+    expect(logs.events()).toEqual([{ level: "warn", event: "edge_auth_off", lends: "ORIGIN_HEADERS Authorization" }]);
   });
 });

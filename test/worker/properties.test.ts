@@ -26,6 +26,7 @@ import {
   type Verdict,
   withInvalidUtf8,
 } from "../support/arbitraries";
+import { captureConsole } from "../support/console";
 import { nullPaths, schemaErrors } from "../support/schemas";
 import { CARD, callVia, fakeOrigin, makeEnv } from "../support/worker";
 
@@ -256,6 +257,7 @@ describe("the worker under hostile requests", () => {
   it("forwards exactly the accepted bodies, byte for byte, and answers every other body with its JSON-RPC error, never 5xx", async ({
     annotate,
   }) => {
+    const logs = captureConsole();
     const MAX = 4096;
     const tally = new Tally();
     const origin = fakeOrigin(async (req) => {
@@ -347,6 +349,13 @@ describe("the worker under hostile requests", () => {
     );
     await annotate(tally.toString(), "shares");
     expect(tally.share("forwarded"), tally.toString()).toBeGreaterThanOrEqual(MIN_ACCEPT_SHARE);
+    // The bundled card's schemes have no verifier configured: an extended-card call says so, once per scheme and isolate.
+    const unverifiable = logs.events().map((e) => `${e.level} ${e.event} ${e.scheme}`);
+    const extendedCardCalls = tally.count("refused 401");
+    expect(new Set(unverifiable)).toEqual(
+      new Set(extendedCardCalls > 0 ? ["error auth_scheme_unverifiable acmeBearer", "error auth_scheme_unverifiable acmeOAuth"] : []),
+    );
+    expect(unverifiable.length).toBeLessThanOrEqual(2 * envs.size);
   });
 
   it("never builds the card from untrusted forwarding headers (cache poisoning)", async () => {
