@@ -31,14 +31,14 @@ export function makeProcessEnvHermetic(): void {
 
 /**
  * For `wrangler dev` and `wrangler types`: once an env file is named, wrangler
- * 4.86 skips `.dev.vars` (getVarsForDev), and with
+ * (4.86 as 4.164) skips `.dev.vars` (getVarsForDev), and with
  * CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV=false it loads no env file either.
  * /dev/null is empty where it exists and skipped as missing where it does not.
  */
 export const NO_ENV_FILE = ["--env-file", "/dev/null"];
 
 /**
- * vitest-pool-workers reads its bindings through wrangler's
+ * @cloudflare/vitest-plugin reads its bindings through wrangler's
  * unstable_getMiniflareWorkerOptions, which loads `.dev.vars` (or `.env`) from
  * the config's directory and takes no env-file option: it gets a copy of
  * wrangler.toml in a directory of its own (`test-output/`, ignored by git),

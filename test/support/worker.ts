@@ -1,4 +1,4 @@
-// Calls the worker inside workerd (vitest-pool-workers) with a fresh env, so
+// Calls the worker inside workerd (@cloudflare/vitest-plugin) with a fresh env, so
 // each call sees its own config and per-isolate caches; `env.SKILLS` is the
 // real local KV namespace from wrangler.toml.
 
