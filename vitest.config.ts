@@ -1,4 +1,4 @@
-import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { isolatedWranglerConfig, makeProcessEnvHermetic } from "./test/support/hermetic.ts";
 
@@ -18,10 +18,10 @@ export default defineConfig({
           cloudflareTest({
             main: "./src/index.ts",
             wrangler: { configPath: isolatedWranglerConfig(root) },
-            miniflare: { ratelimits: { TEST_RATE_LIMITER: { simple: { limit: 3, period: 60 } } } },
+            miniflare: { ratelimits: { TEST_RATE_LIMITER: { namespace_id: "1001", simple: { limit: 3, period: 60 } } } },
           }),
         ],
-        test: { name: "workers", include: ["test/worker/**/*.test.ts"] },
+        test: { name: "workers", include: ["test/worker/**/*.test.ts"], setupFiles: ["test/worker/setup.ts"] },
       },
       {
         // Real processes: the CLI, wrangler, origin agents and SDK clients.

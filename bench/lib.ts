@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { Miniflare, type MiniflareOptions } from "miniflare";
+import { convertV4MiniflareOptions, Miniflare, type V4MiniflareOptions } from "miniflare";
 import { stopStarted } from "../test/support/processes";
 
 export const ROOT = new URL("../", import.meta.url).pathname;
@@ -122,6 +122,13 @@ export function buildBundle(): { path: string; bytes: number; gzipBytes: number 
   return { path, bytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length };
 }
 
+/** The compatibility_date of wrangler.toml: the benches run the runtime the worker is deployed with. */
+export function wranglerCompatibilityDate(): string {
+  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(readFileSync(join(ROOT, "wrangler.toml"), "utf8"))?.[1];
+  if (!date) throw new Error("wrangler.toml has no compatibility_date");
+  return date;
+}
+
 /** The [vars] of wrangler.toml, as wrangler would bind them. */
 export function wranglerVars(): Record<string, string> {
   const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
@@ -134,14 +141,17 @@ export function wranglerVars(): Record<string, string> {
  * in the path, as on Cloudflare where the request goes straight to the isolate).
  * Stopped when the bench ends, if not before.
  */
-export async function serve(options: MiniflareOptions): Promise<{ url: URL; mf: Miniflare; stop: () => Promise<void> }> {
-  const mf = new Miniflare({
-    host: "127.0.0.1",
-    port: 0,
-    compatibilityDate: "2026-05-01",
-    unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
-    ...options,
-  } as MiniflareOptions);
+export async function serve(options: V4MiniflareOptions): Promise<{ url: URL; mf: Miniflare; stop: () => Promise<void> }> {
+  // Miniflare 5 takes its own options shape; the single-worker (v4) form is converted, as wrangler does.
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      host: "127.0.0.1",
+      port: 0,
+      compatibilityDate: wranglerCompatibilityDate(),
+      unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+      ...options,
+    } as V4MiniflareOptions),
+  );
   keepSignalsOurs();
   // Registered before waiting: workerd is already starting.
   const stop = stopOnExit(() => mf.dispose());
@@ -151,7 +161,7 @@ export async function serve(options: MiniflareOptions): Promise<{ url: URL; mf: 
 }
 
 /** The built bundle as deployed: wrangler.toml [vars] plus `bindings`, an empty SKILLS namespace. */
-export function serveBundle(bundle: { path: string }, bindings: Record<string, string> = {}, options: Partial<MiniflareOptions> = {}) {
+export function serveBundle(bundle: { path: string }, bindings: Record<string, string> = {}, options: Record<string, unknown> = {}) {
   return serve({
     modules: true,
     scriptPath: bundle.path,
@@ -159,5 +169,5 @@ export function serveBundle(bundle: { path: string }, bindings: Record<string, s
     kvNamespaces: ["SKILLS"],
     bindings: { ...wranglerVars(), ...bindings },
     ...options,
-  } as MiniflareOptions);
+  } as V4MiniflareOptions);
 }

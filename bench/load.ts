@@ -11,10 +11,9 @@
 // workerd processes this run started (RSS sampled every second). Exits 1 on
 // any unexpected outcome or 5xx, 2 on bad usage; stops the origin and workerd
 // on every way out, Ctrl-C included.
-import { join } from "node:path";
 import { type Cli, cli } from "../scripts/usage";
-import { freePort, start, waitForHttp } from "../test/support/processes";
-import { buildBundle, ROOT, runBench, serveBundle, stopOnExit } from "./lib";
+import { startTs, waitForHttp, waitForOutput } from "../test/support/processes";
+import { buildBundle, runBench, serveBundle, stopOnExit } from "./lib";
 import { HOSTS, LOAD_KINDS, loadScenarios, type Scenario } from "./load-scenarios";
 import { rssMiB, workerdPids } from "./process-tree";
 
@@ -30,10 +29,9 @@ const ONLY = cmd.listEnv("LOAD_ONLY", LOAD_KINDS);
 
 /** The origin agent process and the built worker in front of it; returns the worker's port. */
 async function startSystem(): Promise<number> {
-  const originPort = await freePort();
-  const origin = start(join(ROOT, "node_modules/.bin/tsx"), ["test/support/origin-agent.ts", "--port", String(originPort), "--delay", "5"]);
+  const origin = startTs("test/support/origin-agent.ts", ["--port", "0", "--delay", "5"]);
   stopOnExit(origin.stop);
-  const originUrl = `http://127.0.0.1:${originPort}/`;
+  const originUrl = await waitForOutput(origin, /^origin-agent listening (\S+)$/m, "the origin-agent listening line");
   await waitForHttp(originUrl, origin);
   const bundle = buildBundle();
   const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;

@@ -19,6 +19,7 @@
 //     through the same worker.
 // Each goal is printed with the figure and whether this run met it.
 import { type Cli, cli } from "../scripts/usage";
+import { startOidcIssuer } from "../test/support/oidc-issuer";
 import { startOriginAgent } from "../test/support/origin-agent";
 import { buildBundle, runBench, serve, serveBundle, stopOnExit } from "./lib";
 import { BENCH_KNOBS_USAGE, type BenchKnobs, benchKnobs, load, printTable, sideBySide, verdict } from "./measure";
@@ -69,8 +70,6 @@ async function setUp() {
   const agent = await startOriginAgent({ streamDelayMs: 0 });
   stopOnExit(() => agent.stop());
   const audience = "https://agent.example/";
-  // Imported here: oidc-provider warns about Node 20 as it loads, which would bury a usage error.
-  const { startOidcIssuer } = await import("../test/support/oidc-issuer");
   const idp = await startOidcIssuer({ resources: [audience], ttl: 3600 });
   stopOnExit(() => idp.stop());
   const bare = await serve({ modules: true, script: BARE_PASSTHROUGH, bindings: { ORIGIN_URL: fixed.url } });

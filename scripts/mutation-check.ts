@@ -64,6 +64,13 @@ export const MUTATIONS: Mutation[] = [
     to: 'next = await reader.read();\n    } catch {\n      return { ok: false, reason: "broken" };',
     tests: [W("proxy")],
   },
+  {
+    name: "body: an oversize request body drained, not cancelled (the 413 reaches a client still sending)",
+    file: "src/http/body.ts",
+    from: "else await drain(reader);",
+    to: "else reader.cancel().catch(() => undefined);",
+    tests: [N("edge-sockets")],
+  },
   // ---- JSON-RPC validation ----
   {
     name: "validate: strict UTF-8",

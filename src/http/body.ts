@@ -16,9 +16,13 @@ export interface BodyLimits {
 
 /**
  * After the cap, the rest of an oversize body is read and dropped rather than
- * cancelled: `wrangler dev` 4.86 wedges the next request when a Worker cancels
- * an unread request body. Draining is bounded so that a client cannot keep the
- * edge busy: at most this many bytes and this much time, then the body is cancelled.
+ * cancelled: when a Worker cancels an unread request body, workerd (1.20261117)
+ * closes the connection while the client is still sending, and the client never
+ * reads the 413 (test/node/edge-sockets.test.ts, 40 MiB chunked: "closed the
+ * connection without a reply"); under `wrangler dev` 4.86 it reset the connection
+ * or wedged the next request (test/node/dev-server-bodies.test.ts). Draining is
+ * bounded so that a client cannot keep the edge busy: at most this many bytes and
+ * this much time, then the body is cancelled.
  */
 const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
 const DRAIN_MAX_MS = 2_000;

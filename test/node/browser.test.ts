@@ -166,7 +166,9 @@ describe("the card page in chromium", () => {
     return largest;
   }
 
-  it("fits a phone: nothing wider than 360 or 400 px for the bundled, kitchen-sink and long-words cards (screenshots in the temp dir)", async () => {
+  it("fits a phone: nothing wider than 360 or 400 px for the bundled, kitchen-sink and long-words cards (screenshots in the temp dir)", async ({
+    annotate,
+  }) => {
     const shots = mkdtempSync(join(tmpdir(), "card-page-phone-"));
     for (const width of [360, 400]) {
       const context = await phone(width);
@@ -181,12 +183,12 @@ describe("the card page in chromium", () => {
       }
       await context.close();
     }
-    process.stdout.write(`phone screenshots: ${shots}\n`);
+    await annotate(shots, "phone screenshots");
   });
 
-  it.each(["light", "dark"] as const)(
+  it.for(["light", "dark"] as const)(
     "shows the agent's initials, never a broken-image frame, when the icon cannot be loaded (%s)",
-    async (colorScheme) => {
+    async (colorScheme, { annotate }) => {
       const badge = async (host: string, icon: "unreachable" | "red") => {
         const context = await phone(360, { icon, colorScheme });
         const page = await context.newPage();
@@ -210,7 +212,7 @@ describe("the card page in chromium", () => {
       expect(await largestPixelDifference(unreachable.shot, none.shot), shots).toBeLessThanOrEqual(8);
       // The comparison does see an icon that loads.
       expect(await largestPixelDifference(loaded.shot, none.shot), shots).toBeGreaterThan(128);
-      process.stdout.write(`icon badges: ${shots}\n`);
+      await annotate(shots, "icon badges");
     },
   );
 

@@ -2,9 +2,12 @@
 // after each one the dev server must still be running and answer a new request on a new connection.
 // Every wait is bounded: a wedged or dead dev server fails the test with a message saying so.
 // What each case guards:
-// - over the cap: src/http/body.ts drains the rest of the body; cancelling it instead (reader.cancel())
-//   leaves the next request hanging (observed > 60 s) under wrangler 4.86.
-// - client gone mid-body: patches/wrangler+4.86.0.patch; stock wrangler 4.86 exits on it.
+// - over the cap: src/http/body.ts drains the rest of the body (bounded). Cancelling it instead
+//   (reader.cancel()) made wrangler dev 4.86 reset the connection before the 413 or leave the next
+//   request hanging. wrangler dev 4.164 survives a cancel, but workerd 1.20261117 itself then loses the
+//   413 (test/node/edge-sockets.test.ts), so the drain stays.
+// - client gone mid-body: stock wrangler 4.86 exited on it ("Network connection lost."); fixed in
+//   wrangler 4.129.1; this project carried that fix as a patch of 4.86 until it could move to Node 22+.
 // - stalled body: the 408 path cancels the body; that does not wedge wrangler dev (kept as a guard).
 // - Content-Length beside Transfer-Encoding: chunked: wrangler dev reads the chunked body (the declared
 //   length is not what is counted), so 5 MiB is refused by bytes read.

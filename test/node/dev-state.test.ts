@@ -5,12 +5,12 @@
 // The suites that read those before (the generated types, and those expecting
 // the bundled agent, an unset origin or enforced auth) run in a scratch copy of
 // the working tree holding all that, and must pass as they do here.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, run } from "../support/processes";
+import { scratchCopy } from "../support/scratch";
 
 /** A representative subset (the whole suite takes minutes): one suite per way dev state leaked in. */
 const SUITES = [
@@ -28,24 +28,10 @@ const DEVELOPER_ENV = {
   EDGE_AUTH: "off",
 };
 
-/** The working tree as it is, committed or not (tracked and unignored files), with node_modules linked. */
-async function scratchCopy(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "dev-state-"));
-  const listed = await run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
-  expect(listed.code, listed.stderr).toBe(0);
-  for (const file of listed.stdout.split("\0")) {
-    if (!file || !existsSync(join(ROOT, file))) continue; // deleted, not yet committed
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    copyFileSync(join(ROOT, file), join(dir, file));
-  }
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
-  return dir;
-}
-
 describe("npm test beside a developer's dev state", () => {
   let scratch: string;
   beforeAll(async () => {
-    scratch = await scratchCopy();
+    scratch = await scratchCopy("dev-state-");
     writeFileSync(join(scratch, ".dev.vars"), "ORIGIN_URL=http://127.0.0.1:9999/\nEDGE_AUTH=off\nDEV_ONLY_SECRET=x\n");
     writeFileSync(join(scratch, ".env"), "ORIGIN_URL=http://127.0.0.1:9998/\n");
     const doc = join(scratch, "dev-agent.json");

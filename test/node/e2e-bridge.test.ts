@@ -22,6 +22,7 @@ import {
 } from "a2a-sdk-03/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { v1CallErrors, v03CallErrors, v03ResponseErrors } from "../support/bridge-schemas";
+import { captureConsole } from "../support/console";
 import { collect, holds, sseData, startWorker } from "../support/e2e";
 import { type OidcIssuer, startOidcIssuer } from "../support/oidc-issuer";
 import {
@@ -130,10 +131,13 @@ describe("a 1.0-only origin (@a2a-js/sdk 1.3, legacyCompat off) through the work
   });
 
   it("the origin itself refuses 0.3: -32009 for a call without A2A-Version (0.3 by default), -32601 for message/send as 1.0", async () => {
+    const logs = captureConsole();
     const call = { jsonrpc: "2.0", id: "direct", method: "message/send", params: send03("hi") };
     expect(await (await post(origin.url, call, { [DIRECT]: "1" })).json()).toMatchObject({ id: "direct", error: { code: -32009 } });
     const asV1 = await post(origin.url, call, { "A2A-Version": "1.0", [DIRECT]: "1" });
     expect(await asV1.json()).toMatchObject({ id: "direct", error: { code: -32601 } });
+    // The SDK's server logs the version it refused (with a stack trace, which this keeps off the test output).
+    expect(logs.lines).toEqual([expect.stringMatching(/^Unhandled error in JSON-RPC POST handler: VersionNotSupportedError: .*'0\.3'/)]);
   });
 
   it("serves a 0.3 card on both card paths, whose JSON-RPC interface is the worker", async () => {
@@ -218,10 +222,15 @@ describe("a 1.0-only origin (@a2a-js/sdk 1.3, legacyCompat off) through the work
     });
 
     it("resubscribeTask to a finished task: the origin's JSON refusal reaches the client as its -32004", async () => {
+      const logs = captureConsole();
       const sent = (await client.sendMessage(send03("already done"))) as any;
       // The 1.0 origin refuses with plain JSON; a 0.3 client reads a stream only, so the edge sends one SSE error event.
       const refusal = await collect(client.resubscribeTask({ id: sent.result.id })).catch((error: unknown) => error);
       expect(String(refusal)).toContain("-32004");
+      // The origin's SDK logs its refusal; the 0.2.5 client also logs the error event it read.
+      const refused = `Pre-stream error for request \\d+: UnsupportedOperationError: Task ${sent.result.id} is in a terminal state`;
+      expect(logs.lines.filter((line) => new RegExp(`^${refused}`).test(line))).toHaveLength(1);
+      for (const line of logs.lines) expect(line).toMatch(new RegExp(`^(${refused}|Error reading or parsing SSE stream: .*-32004)`));
     });
 
     it("resubscribeTask to a running task: the task, then the rest of its events", async () => {

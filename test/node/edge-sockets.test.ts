@@ -10,12 +10,14 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLocalJWKSet, jwtVerify } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildBundle, serveBundle } from "../../bench/lib";
 import { workerdRssMiB } from "../../bench/process-tree";
+import { type Captured, captureConsole, logEvents } from "../support/console";
 import { type OidcIssuer, startOidcIssuer } from "../support/oidc-issuer";
 import { run, startWranglerDev } from "../support/processes";
 import { type RawReply, raw, rawExchange, writeChunked } from "../support/raw-http";
+import { until } from "../support/wait";
 
 interface CountingOrigin {
   url: string;
@@ -80,13 +82,19 @@ afterAll(async () => {
   for (const stop of stops.reverse()) await stop();
 });
 
+// What a worker in workerd logs reaches this process's console through Miniflare: taken for each test.
+let logs: Captured;
+beforeEach(() => {
+  logs = captureConsole();
+});
+
 /** The built bundle in workerd (Miniflare, direct socket), with KV documents stored first. */
 async function worker(bindings: Record<string, string>, documents: Record<string, string> = {}) {
   const served = await serveBundle(bundle, bindings);
   stops.push(served.stop);
   const kv = await served.mf.getKVNamespace("SKILLS");
   for (const [key, text] of Object.entries(documents)) await kv.put(key, text);
-  return { port: Number(served.url.port) };
+  return { port: Number(served.url.port), events: (event?: string) => logs.events(event) };
 }
 
 /** The worker under `wrangler dev`, with KV documents stored first by `wrangler kv key put --local`. */
@@ -117,7 +125,7 @@ async function wranglerDev(bindings: Record<string, string>, documents: Record<s
     ...Object.entries(bindings).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
   ]);
   stops.push(dev.stop);
-  return { port: Number(new URL(base).port) };
+  return { port: Number(new URL(base).port), events: (event?: string) => logEvents(dev.output(), event) };
 }
 
 const TARGETS = [
@@ -126,7 +134,9 @@ const TARGETS = [
 ] as const;
 
 describe("request bodies on the wire", () => {
-  it("caps a chunked body that also declares a small Content-Length, by bytes read: 413, nothing reaches the origin", async () => {
+  it("caps a chunked body that also declares a small Content-Length, by bytes read: 413, nothing reaches the origin", async ({
+    annotate,
+  }) => {
     const { port } = await worker({ ORIGIN_URL: main.url, EDGE_AUTH: "off" });
     const before = main.received.length;
     const rssBefore = Math.round(workerdRssMiB());
@@ -143,7 +153,7 @@ describe("request bodies on the wire", () => {
     );
     const reply = await exchange.reply;
     const rssAfter = Math.round(workerdRssMiB());
-    console.info(
+    await annotate(
       `CL+TE 40 MiB: HTTP ${reply.status}; workerd RSS ${rssBefore} -> ${rssAfter} MiB; origin requests ${main.received.length - before}`,
     );
     expect(reply.status === 413 || reply.status === 400).toBe(true);
@@ -154,7 +164,7 @@ describe("request bodies on the wire", () => {
   });
 
   it("answers a body that stalls mid-way with 408 and a JSON-RPC envelope, after BODY_TIMEOUT_MS", async () => {
-    const { port } = await worker({ ORIGIN_URL: main.url, BODY_TIMEOUT_MS: "1000" });
+    const { port, events } = await worker({ ORIGIN_URL: main.url, BODY_TIMEOUT_MS: "1000" });
     const before = main.received.length;
     const exchange = rawExchange(
       port,
@@ -162,14 +172,20 @@ describe("request bodies on the wire", () => {
         socket.write(
           `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`,
         );
-        socket.write('10\r\n{"jsonrpc":"2.0",\r\n'); // then nothing more, and the socket stays open
+        socket.write('11\r\n{"jsonrpc":"2.0",\r\n'); // one whole chunk (0x11 bytes), then nothing more; the socket stays open
       },
       15_000,
     );
     const reply = await exchange.reply.finally(() => exchange.socket.destroy());
     expect(reply.status).toBe(408);
-    expect(JSON.parse(reply.body)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+    expect(JSON.parse(reply.body)).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: expect.stringContaining("in time") },
+    });
     expect(main.received.length - before).toBe(0);
+    await until(() => events("request_body_failed").length > 0, "the request_body_failed log line");
+    expect(events("request_body_failed")).toEqual([{ level: "warn", event: "request_body_failed", reason: "timeout" }]);
   });
 });
 
@@ -194,7 +210,7 @@ describe.each(TARGETS)("host case and trailing dots, %s", (_name, start) => {
 });
 
 describe.each(TARGETS)("KV documents under concurrency and abuse, %s", (_name, start) => {
-  it("answers bursts at every expiry of the isolate's copy without a single 5xx", async () => {
+  it("answers bursts at every expiry of the isolate's copy without a single 5xx", async ({ annotate }) => {
     const { port } = await start(
       { ORIGIN_URL: main.url, KV_CACHE_TTL: "1" },
       { default: JSON.stringify({ name: "Burst Agent" }), "burst.example.com": JSON.stringify({ name: "Burst Host" }) },
@@ -213,13 +229,13 @@ describe.each(TARGETS)("KV documents under concurrency and abuse, %s", (_name, s
         if (reply.status !== 200) others.push(`${reply.status}: ${reply.body.slice(0, 300)}`);
       }
     }
-    console.info(`${_name}: bursts over 5 expiries: ${JSON.stringify(Object.fromEntries(statuses))}`);
+    await annotate(`${_name}: bursts over 5 expiries: ${JSON.stringify(Object.fromEntries(statuses))}`);
     expect([...statuses.keys()], others.join("\n")).toEqual([200]);
   });
 
   it("never answers with another card when the default document is nested 5,000 levels deep: 503 CARD_UNAVAILABLE, the RPC refused", async () => {
     const deep = `{"capabilities":{"extensions":[{"uri":"https://x.example/e","params":${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}}]}}`;
-    const { port } = await start({ ORIGIN_URL: main.url, KV_CACHE_TTL: "0", EDGE_AUTH: "off" }, { default: deep });
+    const { port, events } = await start({ ORIGIN_URL: main.url, KV_CACHE_TTL: "0", EDGE_AUTH: "off" }, { default: deep });
     for (const host of ["one.example.com", "two.example.com"]) {
       const card = await raw(port, get(host, "/.well-known/agent-card.json"));
       expect(card.status).toBe(503);
@@ -229,6 +245,16 @@ describe.each(TARGETS)("KV documents under concurrency and abuse, %s", (_name, s
       expect(call.body).toContain("CARD_UNAVAILABLE");
       expect(call.body).toContain('"id":"deep"');
     }
+    // Said, and only that: the document is skipped, never served nor allowed to break anything.
+    await until(() => events("kv_document_invalid").length > 0, "the kv_document_invalid log line");
+    for (const event of events())
+      expect(event).toEqual({
+        level: "warn",
+        event: "kv_document_invalid",
+        key: "default",
+        bytes: deep.length,
+        issues: "nested deeper than 64 levels",
+      });
   });
 });
 
@@ -252,6 +278,11 @@ describe.each(TARGETS)("signatures only for named hosts, %s", (_name, start) => 
     expect(refused.status).toBe(500);
     expect(refused.body).toContain("HOST_ALLOWLIST or PUBLIC_BASE_URL");
     expect(refused.body).not.toContain("nWGx");
+    await until(() => unnamed.events("config_invalid").length > 0, "the config_invalid log line");
+    expect(unnamed.events("config_invalid")[0]!.issues).toBe(
+      "CARD_SIGNING_KEY: needs HOST_ALLOWLIST or PUBLIC_BASE_URL (cards are signed only for hosts you name)",
+    );
+    expect(JSON.stringify(unnamed.events())).not.toContain("nWGx");
   });
 });
 

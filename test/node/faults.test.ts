@@ -4,7 +4,7 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FaultOriginStats } from "../support/fault-origin";
-import { freePort, type Started, start, startWranglerDev, waitForHttp } from "../support/processes";
+import { type Started, startTs, startWranglerDev, waitForHttp, waitForOutput } from "../support/processes";
 import { until } from "../support/wait";
 
 let origin: Started;
@@ -14,9 +14,8 @@ let base: string;
 const TIMEOUT_MS = 1500;
 
 async function startOrigin(): Promise<void> {
-  const port = await freePort();
-  origin = start("node_modules/.bin/tsx", ["test/support/fault-origin.ts", "--port", String(port)]);
-  originUrl = `http://127.0.0.1:${port}/`;
+  origin = startTs("test/support/fault-origin.ts", ["--port", "0"]);
+  originUrl = await waitForOutput(origin, /^fault-origin listening (\S+)$/m, "the fault-origin listening line");
   await waitForHttp(originUrl, origin);
 }
 
@@ -84,7 +83,7 @@ describe("origin faults", () => {
     expect(await after.json()).toMatchObject({ id: "after" });
     // ... and proxies again once an origin is back on the same address.
     const port = new URL(originUrl).port;
-    origin = start("node_modules/.bin/tsx", ["test/support/fault-origin.ts", "--port", port]);
+    origin = startTs("test/support/fault-origin.ts", ["--port", port]);
     await waitForHttp(originUrl, origin);
     expect(await (await call("ok", "back")).json()).toMatchObject({ id: "back", result: { ok: true } });
   });

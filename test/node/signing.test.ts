@@ -10,8 +10,9 @@ import { join } from "node:path";
 import { verifyAgentCardSignature } from "@a2a-js/sdk";
 import canonicalize from "canonicalize";
 import * as jose from "jose";
-import { Miniflare } from "miniflare";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { wranglerCompatibilityDate } from "../../bench/lib";
 import { run } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 
@@ -71,18 +72,20 @@ describe.each(["ES256", "EdDSA"])("cards signed with %s", (alg) => {
 
   beforeAll(async () => {
     privateJwk = await generatedKey(alg);
-    mf = new Miniflare({
-      modules: true,
-      scriptPath: join(bundleDir, "index.js"),
-      modulesRoot: bundleDir,
-      compatibilityDate: "2026-05-01",
-      kvNamespaces: ["SKILLS"],
-      bindings: {
-        CARD_SIGNING_KEY: privateJwk,
-        CARD_SIGNING_PUBLIC_KEYS: JSON.stringify([rotatedOut]),
-        HOST_ALLOWLIST: HOSTS.map((h) => new URL(h).hostname).join(","),
-      },
-    });
+    mf = new Miniflare(
+      convertV4MiniflareOptions({
+        modules: true,
+        scriptPath: join(bundleDir, "index.js"),
+        modulesRoot: bundleDir,
+        compatibilityDate: wranglerCompatibilityDate(),
+        kvNamespaces: ["SKILLS"],
+        bindings: {
+          CARD_SIGNING_KEY: privateJwk,
+          CARD_SIGNING_PUBLIC_KEYS: JSON.stringify([rotatedOut]),
+          HOST_ALLOWLIST: HOSTS.map((h) => new URL(h).hostname).join(","),
+        },
+      }),
+    );
     await mf.ready;
   });
   afterAll(() => mf?.dispose());

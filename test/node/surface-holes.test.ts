@@ -72,7 +72,7 @@ afterAll(async () => {
   for (const stop of stops.reverse()) await stop();
 });
 
-const RATE_LIMIT = { limit: 3, period: 60 };
+const RATE_LIMIT = { limit: 3, period: 60 } as const;
 
 interface Target {
   port: number;
@@ -87,7 +87,7 @@ const workerd: Start = async (vars, documents = {}, rateLimited = false) => {
     modulesRoot: join(bundle.path, ".."),
     kvNamespaces: ["SKILLS"],
     bindings: { ...wranglerVars(), ...vars },
-    ...(rateLimited ? { ratelimits: { RATE_LIMITER: { simple: RATE_LIMIT } } } : {}),
+    ...(rateLimited ? { ratelimits: { RATE_LIMITER: { namespace_id: "1001", simple: RATE_LIMIT } } } : {}),
   });
   stops.push(served.stop);
   const kv = await served.mf.getKVNamespace("SKILLS");

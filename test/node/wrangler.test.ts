@@ -8,7 +8,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import bundled from "../../skills.json";
 import { isolatedWranglerConfig, NO_ENV_FILE } from "../support/hermetic";
-import { freePort, ROOT, run, type Started, start, startWranglerDev, waitForHttp } from "../support/processes";
+import { ROOT, run, type Started, start, startWranglerDev, WRANGLER_READY, waitForHttp, waitForOutput } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 import { until } from "../support/wait";
 
@@ -51,25 +51,19 @@ describe("npm run dev", () => {
     run("node_modules/.bin/wrangler", ["kv", "key", ...args, "--binding", "SKILLS", "--local", "--persist-to", state]);
 
   beforeAll(async () => {
-    // wrangler.toml [dev] has the defaults (127.0.0.1:8787); flags after `--` reach wrangler dev: the port,
-    // this test's own state and no .dev.vars (test/support/hermetic.ts), and a --var beside the script's own.
+    // wrangler.toml [dev] has the defaults (127.0.0.1:8787); flags after `--` reach wrangler dev: the port
+    // (0: wrangler binds a free one and prints it, see startWranglerDev), this test's own state and no
+    // .dev.vars (test/support/hermetic.ts), and a --var beside the script's own.
     state = mkdtempSync(join(tmpdir(), "npm-run-dev-"));
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    dev = start("npm", [
-      "run",
-      "dev",
-      "--",
-      "--port",
-      String(port),
-      "--inspector-port",
-      String(await freePort()),
-      "--persist-to",
-      state,
-      ...NO_ENV_FILE,
-      "--var",
-      "CARD_MAX_AGE:123",
-    ]);
+    dev = start(
+      "npm",
+      ["run", "dev", "--", "--port", "0", "--inspector-port", "0", "--persist-to", state, ...NO_ENV_FILE, "--var", "CARD_MAX_AGE:123"],
+      // What a user's shell has (vitest sets NODE_ENV=test, which Miniflare also takes as "fetch no request.cf"):
+      // the script itself must keep Miniflare from fetching a sample request.cf.
+      { CLOUDFLARE_CF_FETCH_ENABLED: undefined, NODE_ENV: undefined },
+    );
+    base = await waitForOutput(dev, WRANGLER_READY, "npm run dev's Ready line");
+    expect(new URL(base).port).not.toBe("8787");
     await waitForHttp(`${base}/.well-known/agent-card.json`, dev);
   });
   afterAll(async () => {
@@ -88,6 +82,12 @@ describe("npm run dev", () => {
     expect(body.supportedInterfaces[0].url).toBe(`${base}/`);
     const legacy = (await (await fetch(`${base}/.well-known/agent.json`)).json()) as Record<string, any>;
     expect(legacy.url).toBe(`${base}/`);
+  });
+
+  it("starts without fetching a sample request.cf (no network, no warning, no stack trace)", () => {
+    expect(dev.output()).toContain("Ready on");
+    expect(dev.output()).not.toContain("Request.cf");
+    expect(dev.output()).not.toMatch(/^\s+at /m);
   });
 
   it("shows a local KV document put or deleted while it runs on the next request (no isolate copy in dev)", async () => {

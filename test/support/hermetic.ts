@@ -6,15 +6,19 @@
 // vars: `ORIGIN_URL=... EDGE_AUTH=off` in `.dev.vars`, or a document put with
 // `npm run skills:push -- --local`, would change what the tests see.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 
 /** What wrangler must not take from the environment, and the settings that keep it from reading dev files. */
 const DROPPED = ["CLOUDFLARE_ENV"];
 const SET = { CLOUDFLARE_INCLUDE_PROCESS_ENV: "false", CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV: "false", WRANGLER_SEND_METRICS: "false" };
 
-/** The environment of every process the tests start: none of the above. */
+/**
+ * The environment of every process the tests start: none of the above, and the node running the tests
+ * first on PATH, so that `node_modules/.bin/wrangler` (`#!/usr/bin/env node`), npm and every script they
+ * start run on the same Node as the tests, whatever node comes first in the caller's PATH.
+ */
 export function hermeticEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base, ...SET };
+  const env: NodeJS.ProcessEnv = { ...base, ...SET, PATH: [dirname(process.execPath), base.PATH].filter(Boolean).join(delimiter) };
   for (const name of DROPPED) delete env[name];
   return env;
 }
@@ -27,14 +31,14 @@ export function makeProcessEnvHermetic(): void {
 
 /**
  * For `wrangler dev` and `wrangler types`: once an env file is named, wrangler
- * 4.86 skips `.dev.vars` (getVarsForDev), and with
+ * (4.86 as 4.164) skips `.dev.vars` (getVarsForDev), and with
  * CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV=false it loads no env file either.
  * /dev/null is empty where it exists and skipped as missing where it does not.
  */
 export const NO_ENV_FILE = ["--env-file", "/dev/null"];
 
 /**
- * vitest-pool-workers reads its bindings through wrangler's
+ * @cloudflare/vitest-plugin reads its bindings through wrangler's
  * unstable_getMiniflareWorkerOptions, which loads `.dev.vars` (or `.env`) from
  * the config's directory and takes no env-file option: it gets a copy of
  * wrangler.toml in a directory of its own (`test-output/`, ignored by git),

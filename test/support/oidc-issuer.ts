@@ -29,19 +29,22 @@
 // an http issuer only on a loopback host. Own keys and cookie keys are configured and
 // devInteractions (its login pages) is disabled, so the only warnings printed (to stderr,
 // kept in output()) are expected ones: "Unsupported runtime. Use Node.js v22.x LTS" (it
-// warns on Node 20, and works), and the in-memory adapter (sessions and opaque tokens; JWT
+// warns on any Node whose `process.release.lts` is unset, as in the npm registry's Node 26
+// builds, and works), and the in-memory adapter (sessions and opaque tokens; JWT
 // access tokens are not stored at all), once per provider built (start and each rotation).
 //
-// As a process: `node_modules/.bin/tsx test/support/oidc-issuer.ts --port N [--resource URL]...
+// As a process: `node --import tsx test/support/oidc-issuer.ts --port N [--resource URL]...
 // [--alg RS256|ES256] [--ttl SECONDS]` prints `oidc-issuer listening <issuer>` and runs until
 // SIGTERM. From a test: `const idp = await startOidcIssuer({ alg: "ES256" })` starts that
-// process on a free port and resolves once discovery answers.
+// process on port 0 (it binds a free port and prints it) and resolves once discovery answers.
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { calculateJwkThumbprint, type JWK } from "jose";
-import { type Configuration, errors, Provider } from "oidc-provider";
-import { freePort, isMain, start } from "./processes";
+// Types only here: the package is loaded by the issuer process alone (serveIssuer), never by a test
+// that starts one (it warns on import about runtimes it does not list as LTS).
+import type { Configuration } from "oidc-provider";
+import { isMain, startTs, waitForOutput } from "./processes";
 import { until } from "./wait";
 
 type SigningAlg = "RS256" | "ES256";
@@ -76,7 +79,9 @@ async function newSigningKey(alg: SigningAlg): Promise<JWK> {
   return { ...jwk, alg, use: "sig", kid: await calculateJwkThumbprint(publicPart) };
 }
 
-function providerConfiguration(keys: JWK[], resources: string[], alg: SigningAlg, ttl: number): Configuration {
+type OidcProvider = typeof import("oidc-provider");
+
+function providerConfiguration({ errors }: OidcProvider, keys: JWK[], resources: string[], alg: SigningAlg, ttl: number): Configuration {
   return {
     clients: Object.values(OIDC_CLIENTS).map((c) => ({
       client_id: c.clientId,
@@ -133,6 +138,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 async function serveIssuer(options: IssuerOptions): Promise<{ issuer: string; stop(): Promise<void> }> {
+  const oidc = await import("oidc-provider");
   const alg = options.alg ?? "RS256";
   const resources = options.resources ?? DEFAULT_RESOURCES;
   const ttl = options.ttl ?? 300;
@@ -144,7 +150,7 @@ async function serveIssuer(options: IssuerOptions): Promise<{ issuer: string; st
     const retire = body !== "" && (JSON.parse(body) as { retire?: unknown }).retire === true;
     const key = await newSigningKey(alg);
     keys = retire ? [key] : [key, ...keys];
-    handle = new Provider(issuer, providerConfiguration(keys, resources, alg, ttl)).callback();
+    handle = new oidc.Provider(issuer, providerConfiguration(oidc, keys, resources, alg, ttl)).callback();
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ kid: key.kid, kids: keys.map((k) => k.kid) }));
   };
@@ -166,7 +172,7 @@ async function serveIssuer(options: IssuerOptions): Promise<{ issuer: string; st
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  handle = new Provider(issuer, providerConfiguration(keys, resources, alg, ttl)).callback();
+  handle = new oidc.Provider(issuer, providerConfiguration(oidc, keys, resources, alg, ttl)).callback();
   return {
     issuer,
     stop: () =>
@@ -242,23 +248,29 @@ export async function fetchClientCredentialsToken(request: TokenRequest): Promis
   return access_token;
 }
 
-/** Starts the issuer as a process on a free port of 127.0.0.1 and waits until discovery answers. */
+/** Starts the issuer as a process on a free port of 127.0.0.1 (its own choice) and waits until discovery answers. */
 export async function startOidcIssuer(options: Omit<IssuerOptions, "port"> = {}): Promise<OidcIssuer> {
-  const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
   const resources = options.resources ?? DEFAULT_RESOURCES;
   const alg = options.alg ?? "RS256";
-  const args = ["test/support/oidc-issuer.ts", "--port", String(port), "--alg", alg];
+  const args = ["--port", "0", "--alg", alg];
   for (const resource of resources) args.push("--resource", resource);
   if (options.ttl !== undefined) args.push("--ttl", String(options.ttl));
-  const child = start("node_modules/.bin/tsx", args);
+  const child = startTs("test/support/oidc-issuer.ts", args);
+  let issuer: string;
+  try {
+    issuer = await waitForOutput(child, /^oidc-issuer listening (\S+)$/m, "the oidc-issuer listening line");
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
   const discoveryUrl = `${issuer}/.well-known/openid-configuration`;
   let discovery: { token_endpoint: string; jwks_uri: string } | undefined;
   try {
     discovery = await until(
       async () => {
         if (child.child.exitCode !== null) throw new Error(`oidc-issuer exited early:\n${child.output()}`);
-        const response = await fetch(discoveryUrl, { signal: AbortSignal.timeout(1_000) }).catch(() => undefined);
+        // It listens already (it said so): a slow answer on a busy machine is awaited, not raced by another.
+        const response = await fetch(discoveryUrl, { signal: AbortSignal.timeout(30_000) }).catch(() => undefined);
         return response?.ok ? ((await response.json()) as typeof discovery) : undefined;
       },
       `the discovery document at ${discoveryUrl}`,

@@ -1,24 +1,12 @@
-// Real processes for the node-side tests: free ports, start, wait, stop.
+// Real processes for the node-side tests: start, wait, stop. Servers bind port 0 and say where they listen.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hermeticEnv, NO_ENV_FILE } from "./hermetic";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Started {
   child: ChildProcess;
@@ -38,10 +26,13 @@ export async function stopStarted(): Promise<void> {
  * Starts a command in its own process group (so stop() ends its children too).
  * Its own group also means a terminal's Ctrl-C never reaches it: whoever starts it stops it.
  */
-export function start(command: string, args: string[], env: Record<string, string> = {}): Started {
+export function start(command: string, args: string[], env: Record<string, string | undefined> = {}): Started {
+  // No network: Miniflare's sample `request.cf` is not fetched (a test may unset this to see what a user sees).
+  const merged: NodeJS.ProcessEnv = { ...hermeticEnv(), CLOUDFLARE_CF_FETCH_ENABLED: "false", ...env };
+  for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { ...hermeticEnv(), CLOUDFLARE_CF_FETCH_ENABLED: "false", ...env },
+    env: merged,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -95,19 +86,48 @@ export function processesWithEnv(name: string, value: string): string[] {
   return found;
 }
 
-/** Polls `url` until it answers (any status) or the process dies or time runs out. */
+/**
+ * Polls `url` until it answers (any status) or the process dies or time runs out. One request at a time:
+ * a request that has reached the server is awaited (up to the deadline), never abandoned for a new one,
+ * so a slow first answer (a cold isolate on a busy machine) is not followed by a second request running
+ * beside it in the worker.
+ */
 export async function waitForHttp(url: string, started: Started, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (started.child.exitCode !== null) throw new Error(`process exited early:\n${started.output()}`);
     try {
-      await fetch(url, { signal: AbortSignal.timeout(1_000) });
+      await fetch(url, { signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) });
       return;
     } catch {
       await new Promise((r) => setTimeout(r, 200));
     }
   }
   throw new Error(`timed out waiting for ${url}:\n${started.output()}`);
+}
+
+/**
+ * Waits (bounded) until the process has printed a line matching `pattern` and returns its first group:
+ * how a server started on port 0 says where it listens. Fails if the process exits first.
+ */
+export async function waitForOutput(started: Started, pattern: RegExp, what: string, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = pattern.exec(started.output())?.[1];
+    if (found !== undefined) return found;
+    if (started.child.exitCode !== null) throw new Error(`process exited before ${what}:\n${started.output()}`);
+    if (Date.now() > deadline) throw new Error(`${what}: not printed within ${timeoutMs} ms:\n${started.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Starts a TypeScript file as one node process (`node --import tsx`, the node running the tests). Not
+ * through the `tsx` command: its signal relay gives a child 30 ms to acknowledge a SIGTERM, and on a busy
+ * machine it then kills the child and exits 143 while the child is still shutting down cleanly.
+ */
+export function startTs(file: string, args: string[] = [], env: Record<string, string> = {}): Started {
+  return start(process.execPath, ["--import", "tsx", file, ...args], env);
 }
 
 /** Runs a command to completion (in the repository unless `cwd` says otherwise). */
@@ -132,23 +152,26 @@ export function run(
   });
 }
 
+/** The URL `wrangler dev` prints once it listens (`Ready on http://127.0.0.1:PORT`). */
+export const WRANGLER_READY = /Ready on (http:\/\/127\.0\.0\.1:\d+)/;
+
 /**
- * `wrangler dev` on 127.0.0.1 and a free port, ready (the card answers); extra args appended. Never the
- * developer's dev state: no `.dev.vars` (hermetic.ts), and local KV and Durable Objects in a fresh
- * directory (removed by stop()) unless the test passes its own `--persist-to`.
+ * `wrangler dev` on 127.0.0.1, ready (the card answers); extra args appended. Port 0 for the server and
+ * the inspector: wrangler binds whatever is free and prints where, so no port chosen here can be taken by
+ * another process before wrangler binds it. Never the developer's dev state: no `.dev.vars`
+ * (hermetic.ts), and local KV and Durable Objects in a fresh directory (removed by stop()) unless the
+ * test passes its own `--persist-to`.
  */
 export async function startWranglerDev(extra: string[] = []): Promise<{ dev: Started; base: string }> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   const state = extra.includes("--persist-to") ? undefined : mkdtempSync(join(tmpdir(), "wrangler-state-"));
   const started = start("node_modules/.bin/wrangler", [
     "dev",
     "--ip",
     "127.0.0.1",
     "--port",
-    String(port),
+    "0",
     "--inspector-port",
-    String(await freePort()),
+    "0",
     ...NO_ENV_FILE,
     ...(state ? ["--persist-to", state] : []),
     ...extra,
@@ -161,12 +184,13 @@ export async function startWranglerDev(extra: string[] = []): Promise<{ dev: Sta
     },
   };
   try {
+    const base = await waitForOutput(dev, WRANGLER_READY, "wrangler dev's Ready line");
     await waitForHttp(`${base}/.well-known/agent-card.json`, dev);
+    return { dev, base };
   } catch (error) {
     await dev.stop();
     throw error;
   }
-  return { dev, base };
 }
 
 /** Whether the module at `moduleUrl` (its import.meta.url) is the one node was started with (a support file run as a process). */

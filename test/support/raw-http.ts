@@ -85,6 +85,17 @@ export function raw(port: number, request: string, timeoutMs?: number): Promise<
   return rawExchange(port, (socket) => void socket.write(request), timeoutMs).reply;
 }
 
+/** Waits for the socket to take more (or to close), removing both listeners whichever comes first. */
+function drainedOrClosed(socket: Socket): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      socket.off("drain", done).off("close", done);
+      resolve();
+    };
+    socket.once("drain", done).once("close", done);
+  });
+}
+
 /**
  * Writes a chunked body of `prefix`, `total` bytes of `fill`, then `suffix`, in
  * 64 KiB chunks, respecting backpressure; stops when the socket closes.
@@ -100,7 +111,7 @@ export async function writeChunked(socket: Socket, total: number, fill = "x", pr
     // One write per chunk: a chunk must never be split by a skipped write.
     const ok = socket.write(Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), chunk.subarray(0, size), Buffer.from("\r\n")]));
     sent += size;
-    if (!ok) await new Promise<void>((resolve) => socket.once("drain", resolve).once("close", resolve));
+    if (!ok) await drainedOrClosed(socket);
   }
   if (suffix && !socket.destroyed && socket.writable) writeOne(Buffer.from(suffix));
   if (!socket.destroyed && socket.writable) socket.write("0\r\n\r\n");

@@ -1,4 +1,4 @@
-// Calls the worker inside workerd (vitest-pool-workers) with a fresh env, so
+// Calls the worker inside workerd (@cloudflare/vitest-plugin) with a fresh env, so
 // each call sees its own config and per-isolate caches; `env.SKILLS` is the
 // real local KV namespace from wrangler.toml.
 
@@ -68,6 +68,29 @@ export async function callVia(
   return response;
 }
 
+/**
+ * A KV namespace holding only `documents` (by key; objects stored as JSON), for a test that needs one
+ * host's documents and nothing else; writes (the last good copy the worker keeps) land in it too.
+ */
+export function documentsKv(documents: Record<string, unknown>): KVNamespace {
+  const values = new Map(Object.entries(documents).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
+  const metadata = new Map<string, unknown>();
+  const kv = {
+    get: async (key: string) => values.get(key) ?? null,
+    getWithMetadata: async (key: string) => ({ value: values.get(key) ?? null, metadata: metadata.get(key) ?? null, cacheStatus: null }),
+    put: async (key: string, value: string, options?: { metadata?: unknown }) => {
+      values.set(key, value);
+      metadata.set(key, options?.metadata);
+    },
+    delete: async (key: string) => {
+      values.delete(key);
+      metadata.delete(key);
+    },
+    list: async () => ({ keys: [...values.keys()].map((name) => ({ name })), list_complete: true, cacheStatus: null }),
+  };
+  return kv as unknown as KVNamespace;
+}
+
 /** SHA-256 of a text, lower-case hex: what AUTH_API_KEYS holds of a key (`sha256:<hex>`). */
 export async function sha256Hex(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
@@ -87,6 +110,6 @@ export async function apiKeyCaller(caller = "partner", key = "partner-key-012345
     securitySchemes: { partnerKey: { type: "apiKey", in: "header", name: "X-API-Key" } },
     security: [{ partnerKey: [] }],
   };
-  const kv = { get: async (name: string) => (name === "default" ? JSON.stringify(document) : null) } as unknown as KVNamespace;
+  const kv = documentsKv({ default: document });
   return { env: { SKILLS: kv, AUTH_API_KEYS: JSON.stringify({ [caller]: `sha256:${hash}` }) }, headers: { "X-API-Key": key } };
 }

@@ -1,10 +1,16 @@
 // The admin API's document bodies: the 1 MiB cap counts bytes actually read
 // (not UTF-16 characters, not Content-Length), a stalled body gets 408, the
 // bytes must be UTF-8, and a pathological document is a 422, never a 500.
-import { describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { adminWorker, kv, put, useHosts } from "../support/admin";
+import { type Captured, captureConsole } from "../support/console";
 
 const { host } = useHosts();
+// Every write logs what changed (key and action, never the document): taken here, asserted where it matters.
+let logs: Captured;
+beforeEach(() => {
+  logs = captureConsole();
+});
 const MiB = 1024 * 1024;
 const doc = (key: string) => `https://x.example.com/_admin/documents/${key}`;
 const encoder = new TextEncoder();
@@ -62,6 +68,8 @@ describe("admin document bodies", () => {
     const response = await call(doc(h), { method: "PUT", body: streamed(encoder.encode(exact)) });
     expect(response.status).toBe(200);
     expect((await kv.get(h))!.length).toBe(MiB);
+    // The refused bodies wrote and logged nothing; the accepted one logs its key, not its megabyte.
+    expect(logs.events()).toEqual([{ level: "info", event: "admin_document_changed", key: h, action: "put", repairs: 0 }]);
   });
 
   it("accepts a multi-byte document under 1 MiB of bytes, stored byte for byte", async () => {

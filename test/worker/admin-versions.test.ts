@@ -1,11 +1,17 @@
 // The admin API's document versions, inside workerd with the real KV and the
 // real DocumentLog Durable Objects: ETags, If-Match / If-None-Match, concurrent
 // writers, rollback history, KV failures and writes made outside the admin API.
-import { describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import bundled from "../../skills.json";
 import { type AdminCall, adminWorker, cardName, failKvWritesTo, kv, put, useHosts, type Written } from "../support/admin";
+import { type Captured, captureConsole } from "../support/console";
 
 const { host } = useHosts();
+// Every write logs what changed (key and action, never the document): taken here, asserted where it matters.
+let logs: Captured;
+beforeEach(() => {
+  logs = captureConsole();
+});
 
 const doc = (key: string) => `https://x.example.com/_admin/documents/${key}`;
 const rollback = (headers: Record<string, string> = {}): RequestInit => ({ method: "POST", headers });
@@ -52,6 +58,10 @@ describe("document versions and ETags", () => {
     const { etag: e3 } = (await third.json()) as Written;
     expect(third.headers.get("etag")).toBe(e3);
     expect((await call(doc(h), put({ name: "Fourth" }, { "if-match": e3 }))).status).toBe(200);
+    expect(logs.events("admin_document_changed")).toEqual(
+      Array(4).fill({ level: "info", event: "admin_document_changed", key: h, action: "put", repairs: 0 }),
+    );
+    expect(logs.lines.join("\n")).not.toMatch(/Same|Third|Fourth/);
   });
 
   it("refuses a stale If-Match with 412 and writes nothing", async () => {
@@ -195,7 +205,6 @@ describe("document versions and ETags", () => {
 
 describe("KV failures", () => {
   it("a failed KV write answers 503 and leaves the log's current version and KV unchanged (PUT, DELETE, rollback)", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => {});
     const call = adminWorker();
     const h = host("failing");
     await call(doc(h), put({ name: "Previous" }));
@@ -214,7 +223,12 @@ describe("KV failures", () => {
     expect(await current(call, h)).toEqual({ status: 200, etag: intact, body: { name: "Intact" } });
     expect(await versions(call, h)).toEqual(before);
     expect(await cardName(call, h)).toBe("Intact");
+    // One line per failed write (4 writes, 1 rollback), naming the error's kind only.
+    expect(logs.events().filter((e) => e.level === "error")).toEqual(
+      Array(5).fill({ level: "error", event: "admin_write_failed", what: "document", error: "Error" }),
+    );
     vi.restoreAllMocks();
+    logs = captureConsole();
     // The log still holds `intact` as current: a write conditioned on it goes through.
     expect((await call(doc(h), put({ name: "Later" }, { "if-match": intact }))).status).toBe(200);
     expect(await kvDocument(h)).toEqual({ name: "Later" });

@@ -1,10 +1,16 @@
-import { describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import bundled from "../../skills.json";
 import telex from "../fixtures/cards/telex-sample.json";
 import { cardName, kv, put, TOKEN, useHosts, type Written, adminWorker as worker } from "../support/admin";
+import { type Captured, captureConsole } from "../support/console";
 import { CARD, fakeOrigin } from "../support/worker";
 
 const { host, used } = useHosts();
+// Every write logs what changed (key and action, never the document): taken here, asserted where it matters.
+let logs: Captured;
+beforeEach(() => {
+  logs = captureConsole();
+});
 
 describe("admin API", () => {
   it("does not exist without ADMIN_TOKEN", async () => {
@@ -45,6 +51,8 @@ describe("admin API", () => {
     const read = await call(`https://x.example.com/_admin/documents/${h}`);
     expect(read.headers.get("etag")).toBe(body.etag);
     expect(await read.json()).toEqual({ name: "Pushed Agent" });
+    expect(logs.events()).toEqual([{ level: "info", event: "admin_document_changed", key: h, action: "put", repairs: 0 }]);
+    expect(logs.lines.join("\n")).not.toContain("Pushed Agent");
   });
 
   it("PUT accepts an A2A card (the Telex sample), stores it as given, answers and GETs with the repairs the published card carries", async () => {

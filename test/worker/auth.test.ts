@@ -7,7 +7,7 @@
 import { env as bindings } from "cloudflare:workers";
 import { exportJWK, generateKeyPair, importJWK, type JWTPayload, jwtVerify, SignJWT, UnsecuredJWT } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { call, callVia, fakeOrigin, makeEnv } from "../support/worker";
+import { call, callVia, documentsKv, fakeOrigin, makeEnv } from "../support/worker";
 
 const ISSUER = "https://idp.example";
 const AUDIENCE = "https://agent.example/";
@@ -57,7 +57,7 @@ async function setup(overrides: Record<string, unknown> = {}, doc: object = docu
     const { id } = (await req.clone().json()) as { id: unknown };
     return Response.json({ jsonrpc: "2.0", id, result: { ok: true } });
   });
-  const kv = { get: async (name: string) => (name === "default" ? JSON.stringify(doc) : null) } as unknown as KVNamespace;
+  const kv = documentsKv({ default: doc });
   const assertion = await generateKeyPair("ES256", { extractable: true });
   const assertionKey = { ...(await exportJWK(assertion.privateKey)), kid: "edge-assertion" };
   const workerEnv = makeEnv({

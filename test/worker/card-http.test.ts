@@ -2,6 +2,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
+import { captureConsole } from "../support/console";
 import { nullPaths, schemaErrors } from "../support/schemas";
 import { CARD, call, LEGACY, makeEnv } from "../support/worker";
 
@@ -249,6 +250,7 @@ describe("CORS and errors", () => {
   });
 
   it("reports a bad configuration by variable name, without echoing the value", async () => {
+    const logs = captureConsole();
     const response = await call(HOST + CARD, {}, makeEnv({ CARD_MAX_AGE: "soon-ish", PUBLIC_BASE_URL: "ftp://secret-host" }));
     expect(response.status).toBe(500);
     const text = await response.text();
@@ -256,5 +258,9 @@ describe("CORS and errors", () => {
     expect(text).toContain("PUBLIC_BASE_URL");
     expect(text).not.toContain("soon-ish");
     expect(text).not.toContain("secret-host");
+    // Logged the same way: the names, never the values.
+    expect(logs.events().map((e) => [e.level, e.event])).toEqual([["error", "config_invalid"]]);
+    expect(logs.events("config_invalid")[0]!.issues).toMatch(/^PUBLIC_BASE_URL: .*; CARD_MAX_AGE: /);
+    expect(logs.lines.join("\n")).not.toMatch(/soon-ish|secret-host/);
   });
 });

@@ -8,8 +8,9 @@ import { parseCardSource, parseCardSourceText } from "../../src/card/source";
 import { CARD_VARIANTS } from "../../src/card/variant";
 import { exceedsDepth, hasDuplicateKey } from "../../src/json";
 import { requestVersion } from "../../src/rpc/version";
+import { captureConsole } from "../support/console";
 import { schemaErrors } from "../support/schemas";
-import { apiKeyCaller, CARD, call, callVia, fakeOrigin, LEGACY, makeEnv } from "../support/worker";
+import { apiKeyCaller, CARD, call, callVia, documentsKv, fakeOrigin, LEGACY, makeEnv } from "../support/worker";
 
 const PUBLIC = "https://agents.example.com";
 const PRIVATE = "http://10.1.2.3:8080";
@@ -43,10 +44,7 @@ describe("deeply nested documents and replies", () => {
   it("never serves a KV document nested 5,000 levels deep: one log line, 503 on the card and page, the RPC refused (its security is unknown)", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const deep = `{"capabilities":{"extensions":[{"uri":"https://x.example/e","params":${nestedText(5_000)}}]}}`;
-    const kv = {
-      get: async (key: string) => (key === "default" ? deep : null),
-      getWithMetadata: async () => ({ value: null, metadata: null }),
-    } as unknown as KVNamespace;
+    const kv = documentsKv({ default: deep });
     const workerEnv = env({ SKILLS: kv });
     const rpcEnv = env({ SKILLS: kv }); // its own isolate state: a runtime keeps the fetch it was built with
     for (const host of ["a.example.com", "b.example.com"]) {
@@ -123,6 +121,7 @@ describe("reserved names", () => {
 
 describe("response headers", () => {
   it("drops a header that repeats any token of an origin credential, in any case, or names a private host in any case", async () => {
+    const logs = captureConsole();
     const origin = fakeOrigin(() =>
       json(
         { jsonrpc: "2.0", id: 1, result: {} },
@@ -145,6 +144,7 @@ describe("response headers", () => {
     expect(response.headers.get("cache-control")).toBeNull();
     expect(response.headers.get("content-language")).toBeNull();
     expect(response.headers.get("retry-after")).toBe("5");
+    expect(logs.events()).toEqual([{ level: "warn", event: "edge_auth_off", lends: "ORIGIN_HEADERS Authorization" }]);
   });
 });
 

@@ -112,6 +112,8 @@ describe("card data from KV", () => {
 
   it("when KV throws: the last good copy, else 503 (whether a document exists is unknown); without a binding, the bundled card", async () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    // The failing KV has no getWithMetadata: reading its last good copy fails too, and says so.
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const failing = { get: () => Promise.reject(new Error("KV is down")) } as unknown as KVNamespace;
     const response = await call(`https://x.example.com${CARD}`, {}, makeEnv({ SKILLS: failing }));
     expect(response.status).toBe(503);
@@ -133,6 +135,9 @@ describe("card data from KV", () => {
     const kept = await call(`https://kept.example.com${CARD}`, {}, workerEnv);
     expect(((await kept.json()) as { name: string }).name).toBe("Kept Agent");
     expect(kept.headers.get("card-last-good-age")).not.toBeNull();
+    expect(warn.mock.calls.map((args) => JSON.parse(String(args[0])))).toEqual([
+      { level: "warn", event: "last_good_read_failed", name: "x.example.com", error: "TypeError" },
+    ]);
   });
 });
 

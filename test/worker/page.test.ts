@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CARD, call, makeEnv } from "../support/worker";
+import { CARD, call, documentsKv, makeEnv } from "../support/worker";
 
 const HTML = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
 
@@ -66,7 +66,7 @@ describe("the human view", () => {
       description: '"><img src=x onerror=alert(1)>',
       skills: [{ name: "</h3><script>x</script>", tags: ["<b>"] }],
     };
-    const kv = { get: async () => JSON.stringify(doc) } as unknown as KVNamespace;
+    const kv = documentsKv({ default: doc });
     const response = await call("https://evil.example.com/", { headers: HTML }, makeEnv({ SKILLS: kv }));
     const html = await response.text();
     expect(html).not.toContain("<script>");
@@ -77,7 +77,7 @@ describe("the human view", () => {
 
   /** The page for a card-source document stored for the host. */
   const pageOf = async (doc: unknown) => {
-    const kv = { get: async () => JSON.stringify(doc) } as unknown as KVNamespace;
+    const kv = documentsKv({ default: doc });
     return (await call("https://agents.example.com/", { headers: HTML }, makeEnv({ SKILLS: kv }))).text();
   };
 

@@ -3,6 +3,7 @@ import { env as bindings } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import bundled from "../../skills.json";
 import { createWorker } from "../../src/app";
+import { captureConsole } from "../support/console";
 import { schemaErrors } from "../support/schemas";
 import { CARD, callVia, fakeOrigin, makeEnv } from "../support/worker";
 
@@ -50,8 +51,16 @@ const env = (overrides: Record<string, unknown> = {}) =>
     ...overrides,
   });
 
+/** The origin's card names its own interfaces and signatures: hints the edge replaces, said once per card version. */
+function expectOnlyRepairNotices(logs: ReturnType<typeof captureConsole>): void {
+  const events = logs.events();
+  expect(events.length).toBeGreaterThan(0);
+  for (const event of events) expect(event).toMatchObject({ level: "warn", event: "card_repaired", source: "origin" });
+}
+
 describe("passthrough card mode", () => {
   it("fetches the origin's card with its credentials and serves every variant with public URLs", async () => {
+    const logs = captureConsole();
     const origin = cardOrigin(() => Response.json(originCard, { headers: { etag: '"v1"' } }));
     const workerEnv = env();
     for (const [headers, validate] of [
@@ -82,6 +91,7 @@ describe("passthrough card mode", () => {
     expect(origin.requests).toHaveLength(1);
     expect(origin.requests[0]!.url).toBe(`${PRIVATE}/.well-known/agent-card.json`);
     expect(origin.requests[0]!.headers.get("authorization")).toBe("Bearer origin-only-secret");
+    expectOnlyRepairNotices(logs);
   });
 
   it("says Card-Source: origin on the 200, the 304, HEAD and the page; before the origin first answered, a 503 (never the bundled card)", async () => {
@@ -111,6 +121,7 @@ describe("passthrough card mode", () => {
   });
 
   it("revalidates with the origin's ETag after ORIGIN_CARD_TTL and keeps the card on 304", async () => {
+    const logs = captureConsole();
     vi.useFakeTimers({ toFake: ["Date"] });
     let version = 0;
     const origin = cardOrigin((req) => {
@@ -126,6 +137,7 @@ describe("passthrough card mode", () => {
     expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
     expect(version).toBe(2);
     vi.useRealTimers();
+    expectOnlyRepairNotices(logs);
   });
 
   it("answers 503 CARD_UNAVAILABLE, saying why, while the origin's card cannot be read and no good copy is kept; never another card", async () => {
@@ -194,6 +206,7 @@ describe("passthrough card mode", () => {
   });
 
   it("lists every binding the edge serves: the HTTP+JSON interfaces of REST_PATH and the tenant, as the bundled path does", async () => {
+    const logs = captureConsole();
     const origin = cardOrigin(() => Response.json(originCard));
     const workerEnv = env({ REST_PATH: "/rest", INTERFACE_TENANT: "acme" });
     const v1 = (await (
@@ -212,9 +225,11 @@ describe("passthrough card mode", () => {
     ]);
     expect(schemaErrors.v1Card(v1)).toEqual([]);
     expect(schemaErrors.v03Card(hybrid)).toEqual([]);
+    expectOnlyRepairNotices(logs);
   });
 
   it("answers from the held card at once while the origin revalidates, even if it hangs", async () => {
+    const logs = captureConsole();
     vi.useFakeTimers({ toFake: ["Date"] });
     let hang = false;
     const origin = cardOrigin((req) =>
@@ -238,9 +253,11 @@ describe("passthrough card mode", () => {
     expect((await get()).name).toBe("Private Origin Agent"); // did not wait for the hanging origin
     expect(origin.requests).toHaveLength(2);
     vi.useRealTimers();
+    expectOnlyRepairNotices(logs);
   });
 
   it("never publishes the address the origin advertises for itself", async () => {
+    const logs = captureConsole();
     const advertised = {
       ...originCard,
       supportedInterfaces: [{ url: "http://agent.svc.cluster.local:8080/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
@@ -252,9 +269,11 @@ describe("passthrough card mode", () => {
       const text = await (await callVia(origin, `https://agents.example.com${CARD}`, { headers }, env())).text();
       expect(text.toLowerCase()).not.toContain("cluster.local");
     }
+    expectOnlyRepairNotices(logs);
   });
 
   it("refuses CARD_SOURCE=origin without an origin", async () => {
+    const logs = captureConsole();
     const response = await callVia(
       cardOrigin(() => Response.json({})),
       `https://agents.example.com${CARD}`,
@@ -263,11 +282,15 @@ describe("passthrough card mode", () => {
     );
     expect(response.status).toBe(500);
     expect(await response.text()).toContain("CARD_SOURCE");
+    expect(logs.events()).toEqual([
+      { level: "error", event: "config_invalid", issues: "CARD_SOURCE: origin needs ORIGIN_URL or ORIGIN_CARD_URL" },
+    ]);
   });
 });
 
 describe("passthrough with an origin of one generation", () => {
   it("advertises PROTOCOL_VERSIONS, reads what the origin speaks from its card, and bridges the other", async () => {
+    const logs = captureConsole();
     const v1Only = { ...originCard, supportedInterfaces: [{ url: `${PRIVATE}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] };
     const origin = cardOrigin(async (req) => {
       if (req.method === "GET") return Response.json(v1Only);
@@ -296,5 +319,16 @@ describe("passthrough with an origin of one generation", () => {
     expect(sent.map((r) => r.headers.get("a2a-version"))).toEqual(["1.0"]);
     expect(JSON.parse(new TextDecoder().decode(origin.bodies[origin.requests.indexOf(sent[0]!)]))).toMatchObject({ method: "SendMessage" });
     expect(reply.result).toMatchObject({ kind: "task", id: "t1", status: { state: "completed" } });
+    expect(logs.events()).toEqual([
+      { level: "warn", event: "edge_auth_off", lends: "ORIGIN_HEADERS Authorization" },
+      // The origin's card names its own interfaces and signatures: hints the edge replaces, said once.
+      {
+        level: "warn",
+        event: "card_repaired",
+        source: "origin",
+        repairs: 2,
+        list: "derived-field supportedInterfaces: a hint: the edge publishes its own; derived-field signatures: a hint: the edge publishes its own",
+      },
+    ]);
   });
 });

@@ -27,8 +27,9 @@ import {
   type Verdict,
   withInvalidUtf8,
 } from "../support/arbitraries";
+import { captureConsole } from "../support/console";
 import { nullPaths, schemaErrors } from "../support/schemas";
-import { CARD, callVia, fakeOrigin, makeEnv } from "../support/worker";
+import { CARD, callVia, documentsKv, fakeOrigin, makeEnv } from "../support/worker";
 
 const RUNS = { numRuns: 150 };
 afterEach(() => vi.restoreAllMocks());
@@ -123,7 +124,7 @@ describe("documents", () => {
     await fc.assert(
       fc.asyncProperty(rejected, async (value) => {
         const stored = typeof value === "string" ? value : JSON.stringify(value);
-        const kv = { get: async () => stored, getWithMetadata: async () => ({ value: null, metadata: null }) } as unknown as KVNamespace;
+        const kv = documentsKv({ default: stored, "victim.example.com": stored });
         const origin = fakeOrigin(() => new Response("unused"));
         const response = await callVia(origin, `https://victim.example.com${CARD}`, {}, makeEnv({ SKILLS: kv }));
         expect(response.status).toBe(503);
@@ -138,7 +139,7 @@ describe("documents", () => {
       fc.asyncProperty(
         documentArb.filter((d) => typeof d.name === "string"),
         async (doc) => {
-          const kv = { get: async () => JSON.stringify(doc) } as unknown as KVNamespace;
+          const kv = documentsKv({ default: doc, "victim.example.com": doc });
           const response = await callVia(
             fakeOrigin(() => new Response("unused")),
             `https://victim.example.com${CARD}`,
@@ -263,6 +264,7 @@ describe("the worker under hostile requests", () => {
   it("forwards exactly the accepted bodies, byte for byte, and answers every other body with its JSON-RPC error, never 5xx", async ({
     annotate,
   }) => {
+    const logs = captureConsole();
     const MAX = 4096;
     const tally = new Tally();
     const origin = fakeOrigin(async (req) => {
@@ -354,6 +356,13 @@ describe("the worker under hostile requests", () => {
     );
     await annotate(tally.toString(), "shares");
     expect(tally.share("forwarded"), tally.toString()).toBeGreaterThanOrEqual(MIN_ACCEPT_SHARE);
+    // The bundled card's schemes have no verifier configured: an extended-card call says so, once per scheme and isolate.
+    const unverifiable = logs.events().map((e) => `${e.level} ${e.event} ${e.scheme}`);
+    const extendedCardCalls = tally.count("refused 401");
+    expect(new Set(unverifiable)).toEqual(
+      new Set(extendedCardCalls > 0 ? ["error auth_scheme_unverifiable acmeBearer", "error auth_scheme_unverifiable acmeOAuth"] : []),
+    );
+    expect(unverifiable.length).toBeLessThanOrEqual(2 * envs.size);
   });
 
   it("never builds the card from untrusted forwarding headers (cache poisoning)", async () => {

@@ -2,6 +2,7 @@ import canonicalize from "canonicalize";
 import * as jose from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { INVALID_UTF8 } from "../support/arbitraries";
+import { captureConsole } from "../support/console";
 import { until } from "../support/wait";
 import { apiKeyCaller, callVia, fakeOrigin, makeEnv } from "../support/worker";
 
@@ -28,13 +29,7 @@ const json = (value: unknown, init: ResponseInit = {}) =>
 const okOrigin = () =>
   fakeOrigin(async (req) => json({ jsonrpc: "2.0", id: ((await req.clone().json()) as any).id, result: { ok: true } }));
 
-let logs: string[] = [];
 afterEach(() => vi.restoreAllMocks());
-function captureLogs() {
-  logs = [];
-  for (const level of ["log", "warn", "error"] as const)
-    vi.spyOn(console, level).mockImplementation((line: string) => void logs.push(line));
-}
 
 describe("forwarding", () => {
   it("forwards the exact bytes to ORIGIN_URL with the query string, and returns the origin's answer", async () => {
@@ -104,6 +99,7 @@ describe("forwarding", () => {
   });
 
   it("adds ORIGIN_HEADERS, replacing the client's Authorization, and never echoes them", async () => {
+    const logs = captureConsole();
     const origin = fakeOrigin(() =>
       json(
         { jsonrpc: "2.0", id: 1, result: {} },
@@ -128,6 +124,9 @@ describe("forwarding", () => {
     const everything = JSON.stringify([...response.headers]) + (await response.text());
     expect(everything).not.toContain("origin-secret-token");
     expect(response.headers.get("set-cookie")).toBeNull();
+    // EDGE_AUTH is off here: every caller now gets the origin's credential, which the log says (never the credential).
+    expect(logs.events()).toEqual([{ level: "warn", event: "edge_auth_off", lends: "ORIGIN_HEADERS Authorization" }]);
+    expect(logs.lines.join("\n")).not.toContain("origin-secret-token");
   });
 
   it("keeps the client's Authorization when ORIGIN_HEADERS does not set one", async () => {
@@ -521,7 +520,7 @@ describe("extended card signatures", () => {
 
 describe("faults", () => {
   it("answers 502 with the request id when the origin is unreachable, with one log line", async () => {
-    captureLogs();
+    const logs = captureConsole();
     const origin = fakeOrigin(() => Promise.reject(new TypeError("connect ECONNREFUSED")));
     const response = await callVia(origin, `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: "r1", method: "SendMessage", params: {} }), env());
     expect(response.status).toBe(502);
@@ -533,13 +532,13 @@ describe("faults", () => {
     });
     expect(text).not.toContain("10.1.2.3");
     expect(text).not.toContain("ECONNREFUSED");
-    const lines = logs.map((l) => JSON.parse(l));
+    const lines = logs.events();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ event: "origin_failed", kind: "unreachable", method: "SendMessage" });
   });
 
   it("answers 504 when the origin does not answer within ORIGIN_TIMEOUT_MS", async () => {
-    captureLogs();
+    const logs = captureConsole();
     const origin = fakeOrigin(
       (req) =>
         new Promise<Response>((_resolve, reject) =>
@@ -554,7 +553,7 @@ describe("faults", () => {
     );
     expect(response.status).toBe(504);
     expect(await response.json()).toMatchObject({ id: 9, error: { code: -32603, message: expect.stringContaining("timed out") } });
-    expect(logs.map((l) => JSON.parse(l))).toEqual([expect.objectContaining({ event: "origin_failed", kind: "timeout", timeoutMs: 150 })]);
+    expect(logs.events()).toEqual([expect.objectContaining({ event: "origin_failed", kind: "timeout", timeoutMs: 150 })]);
   });
 
   it.each([
@@ -568,18 +567,18 @@ describe("faults", () => {
     ["a redirect", () => new Response(null, { status: 302, headers: { location: `${PRIVATE}/login` } }), 502],
     ["a 401 HTML page", () => new Response("<b>no</b>", { status: 401, headers: { "content-type": "text/html" } }), 401],
   ])("turns %s into a JSON-RPC error with the request id", async (_name, answer, status) => {
-    captureLogs();
+    const logs = captureConsole();
     const response = await callVia(fakeOrigin(answer), `${PUBLIC}/`, rpc({ jsonrpc: "2.0", id: 42, method: "GetTask" }), env());
     expect(response.status).toBe(status);
     const text = await response.text();
     expect(JSON.parse(text)).toMatchObject({ jsonrpc: "2.0", id: 42, error: { code: -32603 } });
     expect(text).not.toContain("10.1.2.3");
     expect(response.headers.get("location")).toBeNull();
-    expect(logs).toHaveLength(1);
+    expect(logs.lines).toHaveLength(1);
   });
 
   it("answers 503 when no origin is configured", async () => {
-    captureLogs();
+    const logs = captureConsole();
     const response = await callVia(
       okOrigin(),
       `${PUBLIC}/`,
@@ -588,6 +587,7 @@ describe("faults", () => {
     );
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ id: 1, error: { code: -32603 } });
+    expect(logs.events()).toEqual([{ level: "error", event: "origin_failed", kind: "not_configured", method: "GetTask" }]);
   });
 });
 
@@ -614,7 +614,7 @@ describe("origin choice", () => {
   });
 
   it("fails over in order on connect failure, and stops at the first answer", async () => {
-    captureLogs();
+    const logs = captureConsole();
     const origin = fakeOrigin((req) =>
       new URL(req.url).host === "eu-2.internal"
         ? json({ jsonrpc: "2.0", id: 1, result: "from eu-2" })
@@ -628,13 +628,11 @@ describe("origin choice", () => {
     );
     expect(((await response.json()) as any).result).toBe("from eu-2");
     expect(hosts(origin)).toEqual(["eu-1.internal", "eu-2.internal"]);
-    expect(logs.map((l) => JSON.parse(l))).toEqual([
-      expect.objectContaining({ kind: "unreachable", origin: "eu-1.internal", attempt: 1, of: 3 }),
-    ]);
+    expect(logs.events()).toEqual([expect.objectContaining({ kind: "unreachable", origin: "eu-1.internal", attempt: 1, of: 3 })]);
   });
 
   it("answers 502 after every candidate failed, logging each attempt", async () => {
-    captureLogs();
+    const logs = captureConsole();
     const origin = fakeOrigin(() => Promise.reject(new TypeError("refused")));
     const response = await callVia(
       origin,
@@ -644,7 +642,7 @@ describe("origin choice", () => {
     );
     expect(response.status).toBe(502);
     expect(hosts(origin)).toEqual(["eu-1.internal", "eu-2.internal", "10.1.2.3:8080"]);
-    expect(logs).toHaveLength(3);
+    expect(logs.lines).toHaveLength(3);
   });
 
   it("uses the ORIGIN service binding instead of fetch when bound", async () => {

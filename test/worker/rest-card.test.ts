@@ -2,6 +2,7 @@
 // advertises it beside JSON-RPC, for each served version, valid against the
 // official schemas; PREFERRED_BINDING decides which comes first.
 import { describe, expect, it } from "vitest";
+import { captureConsole } from "../support/console";
 import { schemaErrors } from "../support/schemas";
 import { call, makeEnv } from "../support/worker";
 
@@ -37,12 +38,16 @@ describe("the REST binding in the card", () => {
   });
 
   it("puts INTERFACE_TENANT on every 1.0 interface (clients then send it), and refuses a tenant that is not a path segment", async () => {
+    const logs = captureConsole();
     const v1 = await card({ REST_PATH: "/rest", INTERFACE_TENANT: "acme" }, "1.0");
     expect(schemaErrors.v1Card(v1)).toEqual([]);
     expect(v1.supportedInterfaces.map((i: any) => i.tenant)).toEqual(["acme", "acme", "acme", "acme"]);
     const response = await call(`${HOST}/.well-known/agent-card.json`, {}, makeEnv({ INTERFACE_TENANT: "a/b" }));
     expect(response.status).toBe(500);
     expect(await response.text()).toContain("INTERFACE_TENANT");
+    expect(logs.events().map((e) => [e.event, e.issues])).toEqual([
+      ["config_invalid", "INTERFACE_TENANT: expected a tenant of letters, digits and -._~ (at most 128)"],
+    ]);
   });
 
   it("shows every interface with its binding on the page", async () => {
@@ -52,10 +57,14 @@ describe("the REST binding in the card", () => {
   });
 
   it("refuses a REST_PATH that overlaps the other paths, naming it", async () => {
+    const logs = captureConsole();
     for (const REST_PATH of ["/", "/.well-known/rest", "/_admin/rest"]) {
       const response = await call(`${HOST}/.well-known/agent-card.json`, {}, makeEnv({ REST_PATH, ADMIN_TOKEN: "x".repeat(32) }));
       expect(response.status, REST_PATH).toBe(500);
       expect(await response.text(), REST_PATH).toContain("REST_PATH");
     }
+    expect(logs.events().map((e) => [e.event, e.issues])).toEqual(
+      Array(3).fill(["config_invalid", "REST_PATH: must be its own path, apart from RPC_PATH, ADMIN_PATH and /.well-known/ (e.g. /rest)"]),
+    );
   });
 });

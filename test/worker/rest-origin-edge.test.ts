@@ -3,6 +3,7 @@
 // google.rpc.Status error, SSE events) the JSON-RPC answer; a REST client
 // reaches it through the REST binding; a 0.3 client through the bridge too.
 import { describe, expect, it } from "vitest";
+import { captureConsole } from "../support/console";
 import { callVia, fakeOrigin, makeEnv } from "../support/worker";
 
 const HOST = "https://agents.example.com";
@@ -90,8 +91,10 @@ describe("a REST-only origin", () => {
   });
 
   it("needs ORIGIN_REST_URL, naming it", async () => {
+    const logs = captureConsole();
     const response = await callVia(restOrigin(), `${HOST}/.well-known/agent-card.json`, {}, makeEnv({ ORIGIN_BINDING: "http+json" }));
     expect(response.status).toBe(500);
     expect(await response.text()).toContain("ORIGIN_REST_URL");
+    expect(logs.events().map((e) => e.event)).toEqual(["config_invalid"]);
   });
 });

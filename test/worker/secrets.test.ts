@@ -4,6 +4,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createWorker } from "../../src/app";
+import { captureConsole } from "../support/console";
 import { fakeOrigin, makeEnv } from "../support/worker";
 
 const ORIGIN_TOKEN = "Bearer origin-credential-Zq81mX0";
@@ -19,10 +20,7 @@ describe("secrets", () => {
     const signingKey = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, d: jwk.d, kid: "secret-test" });
     const secrets = [ORIGIN_TOKEN, "origin-credential-Zq81mX0", ACCESS_SECRET, ADMIN_TOKEN, jwk.d!, signingKey];
 
-    const logs: string[] = [];
-    for (const level of ["log", "info", "warn", "error", "debug"] as const) {
-      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logs.push(args.map(String).join(" ")));
-    }
+    const { lines: logs } = captureConsole();
 
     // An origin that tries to hand its credentials back in headers, and misbehaves by method.
     const origin = fakeOrigin(async (req) => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CARD, call, makeEnv } from "../support/worker";
+import { CARD, call, documentsKv, makeEnv } from "../support/worker";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -30,7 +30,7 @@ describe("signing at the edge", () => {
   it("adds a second signature only where @a2a-js/sdk would verify another payload", async () => {
     // A document without empty values: its 1.0 card is the same payload for both.
     const plain = { name: "Plain", skills: [{ name: "A", tags: ["x"] }] };
-    const kv = { get: async () => JSON.stringify(plain) } as unknown as KVNamespace;
+    const kv = documentsKv({ default: plain });
     const workerEnv = makeEnv({ CARD_SIGNING_KEY: await privateJwk(), SKILLS: kv, HOST_ALLOWLIST: HOSTS });
     const v1 = (await (await call(`https://a.example.com${CARD}`, { headers: { "A2A-Version": "1.0" } }, workerEnv)).json()) as any;
     expect(v1.signatures).toHaveLength(1);
