@@ -16,8 +16,15 @@
 //     own version, so the origin's cost is out);
 //  6. what it costs the first SSE event: a 0.3 client's message/stream to a
 //     1.0-only @a2a-js/sdk origin agent beside a 1.0 SendStreamingMessage to it,
-//     through the same worker.
+//     through the same worker;
+//  7. the REST binding: a REST SendMessage to a JSON-RPC origin and to a
+//     REST-only origin, beside JSON-RPC to a JSON-RPC origin (1 connection);
+//  8. with BENCH_BASELINE=<another build's index.js> (`npx wrangler deploy
+//     --dry-run --outdir DIR` on another checkout): this build beside that one,
+//     target by target in the same run (16-connection req/s, 1-connection p50).
+// BENCH_SECTIONS=1,7,8 runs only those sections.
 // Each goal is printed with the figure and whether this run met it.
+import { existsSync } from "node:fs";
 import { type Cli, cli } from "../scripts/usage";
 import { startOidcIssuer } from "../test/support/oidc-issuer";
 import { startOriginAgent } from "../test/support/origin-agent";
@@ -25,11 +32,18 @@ import { buildBundle, runBench, serve, serveBundle, stopOnExit } from "./lib";
 import { BENCH_KNOBS_USAGE, type BenchKnobs, benchKnobs, load, printTable, sideBySide, verdict } from "./measure";
 import { BARE_PASSTHROUGH, BUFFERING_PASSTHROUGH, fixedJsonOrigin, sendBody, sendBody03 } from "./proxy-targets";
 
-const cmd: Cli = cli("bench:proxy", `usage: ${BENCH_KNOBS_USAGE} [BENCH_PROXY_CONNECTIONS=4] [BENCH_SSE_SAMPLES=200] npm run bench:proxy`);
+const cmd: Cli = cli(
+  "bench:proxy",
+  `usage: ${BENCH_KNOBS_USAGE} [BENCH_PROXY_CONNECTIONS=4] [BENCH_SSE_SAMPLES=200] [BENCH_SECTIONS=1,...,8] [BENCH_BASELINE=dir/index.js] npm run bench:proxy`,
+);
 cmd.parseArgs({ options: {} });
 const knobs = benchKnobs(cmd);
 const FIRST_EVENT_SAMPLES = cmd.intEnv("BENCH_SSE_SAMPLES", 200, 1);
 const PROXY_CONNECTIONS = cmd.intEnv("BENCH_PROXY_CONNECTIONS", 4, 1);
+const BASELINE = process.env.BENCH_BASELINE;
+if (BASELINE !== undefined && !existsSync(BASELINE)) cmd.fail(`BENCH_BASELINE: no file ${BASELINE}`);
+const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8").split(",").map((n) => n.trim()));
+if ([...SECTIONS].some((n) => !/^[1-8]$/.test(n))) cmd.fail("BENCH_SECTIONS: a comma-separated list of 1-8");
 
 const headers = { "content-type": "application/json", "a2a-version": "1.0" };
 
@@ -102,6 +116,8 @@ async function setUp() {
   const passed = await (await fetch(restToRest, { method: "POST", headers: restHeaders, body: restBody })).text();
   if (!passed.startsWith('{"message":{')) throw new Error(`REST origin: expected a SendMessageResponse, got ${passed.slice(0, 300)}`);
   const restSend = `${rest.url.href}rest/message:send`;
+  // The same targets served by another build (BENCH_BASELINE), for section 8.
+  const baseline = BASELINE === undefined ? undefined : await baselineTargets({ path: BASELINE }, fixed.url, fixed03.url, fixedRest.url);
   const restReply = await (await fetch(restSend, { method: "POST", headers: restHeaders, body: restBody })).text();
   if (!restReply.startsWith('{"message":{')) throw new Error(`REST: expected a SendMessageResponse, got ${restReply.slice(0, 300)}`);
 
@@ -136,6 +152,7 @@ async function setUp() {
     if (!text.includes(shape)) throw new Error(`first event: expected ${shape} in ${text.slice(0, 300)}`);
   }
   return {
+    baseline,
     rest: rest.url.href,
     restSend,
     restToRest,
@@ -152,6 +169,24 @@ async function setUp() {
   };
 }
 type Targets = Awaited<ReturnType<typeof setUp>>;
+
+/** Section 8's targets on another build: the JSON-RPC edge, REST to JSON-RPC and to REST, and the bridge. */
+async function baselineTargets(bundle: { path: string }, fixed: string, fixed03: string, fixedRest: string) {
+  const edge = await serveBundle(bundle, { ORIGIN_URL: fixed, EDGE_AUTH: "off", REST_PATH: "/rest" });
+  const toRest = await serveBundle(bundle, {
+    ORIGIN_BINDING: "http+json",
+    ORIGIN_REST_URL: fixedRest,
+    EDGE_AUTH: "off",
+    REST_PATH: "/rest",
+  });
+  const onlyV03 = await serveBundle(bundle, { ORIGIN_URL: fixed03, ORIGIN_PROTOCOL_VERSIONS: "0.3", EDGE_AUTH: "off" });
+  return {
+    edge: edge.url.href,
+    restSend: `${edge.url.href}rest/message:send`,
+    restToRest: `${toRest.url.href}rest/message:send`,
+    onlyV03: onlyV03.url.href,
+  };
+}
 
 const kib = { method: "POST" as const, body: sendBody("SendMessage", 1024) };
 /** The same ~1 KiB SendMessage as a REST call: its params are the body of POST /message:send (A2A 1.0 §11). */
@@ -180,8 +215,8 @@ async function restSend(t: Targets): Promise<void> {
   verdict(
     "REST to a REST origin, p50 over JSON-RPC to a JSON-RPC origin (1 connection)",
     `${passthrough.toFixed(3)} ms`,
-    "<= 0.2 ms",
-    passthrough <= 0.2,
+    "<= 0.1 ms",
+    passthrough <= 0.1,
   );
 }
 
@@ -312,17 +347,51 @@ async function bridgeFirstEvent(t: Targets): Promise<void> {
   );
 }
 
+/** 8. This build beside BENCH_BASELINE's, target by target, in the same run. */
+async function beforeAfter(t: Targets, { connections }: BenchKnobs): Promise<void> {
+  const before = t.baseline;
+  if (!before) {
+    console.log("(section 8 skipped: no BENCH_BASELINE)");
+    return;
+  }
+  const rest = { request: { method: "POST" as const, body: restBody }, connections: 1 };
+  const single = { request: kib, connections: 1 };
+  const rows = await sideBySide({
+    [`JSON-RPC, ${connections} conn, this`]: () => load(t.edge, headers, { request: kib, connections }),
+    [`JSON-RPC, ${connections} conn, baseline`]: () => load(before.edge, headers, { request: kib, connections }),
+    "JSON-RPC, 1 conn, this": () => load(t.edge, headers, single),
+    "JSON-RPC, 1 conn, baseline": () => load(before.edge, headers, single),
+    "REST -> JSON-RPC, this": () => load(t.restSend, restHeaders, rest),
+    "REST -> JSON-RPC, baseline": () => load(before.restSend, restHeaders, rest),
+    "REST -> REST, this": () => load(t.restToRest, restHeaders, rest),
+    "REST -> REST, baseline": () => load(before.restToRest, restHeaders, rest),
+    "1.0 -> 0.3 bridge, this": () => load(t.onlyV03, headers, single),
+    "1.0 -> 0.3 bridge, baseline": () => load(before.onlyV03, headers, single),
+  });
+  printTable(rows);
+  const ratio =
+    rows[`JSON-RPC, ${connections} conn, this`]!.requestsPerSecond / rows[`JSON-RPC, ${connections} conn, baseline`]!.requestsPerSecond;
+  console.log(`req/s this / baseline (JSON-RPC, ${connections} connections): ${ratio.toFixed(3)}`);
+  for (const name of ["JSON-RPC, 1 conn", "REST -> JSON-RPC", "REST -> REST", "1.0 -> 0.3 bridge"]) {
+    console.log(`p50 this - baseline, ${name}: ${(rows[`${name}, this`]!.p50 - rows[`${name}, baseline`]!.p50).toFixed(3)} ms`);
+  }
+}
+
 await runBench(async () => {
   const targets = await setUp();
   console.log(
     `bench:proxy — ${knobs.rounds} rounds x ${knobs.duration}s, ${knobs.tool}, 127.0.0.1; workers in workerd via Miniflare (direct socket)`,
   );
-  await atTheLimit(targets, knobs);
-  await againstAgent(targets);
-  await firstEvent(targets);
-  await edgeAuth(targets);
-  await bridgeSend(targets);
-  await bridgeFirstEvent(targets);
-  await restSend(targets);
+  const sections: Array<(t: Targets, k: BenchKnobs) => Promise<void>> = [
+    atTheLimit,
+    againstAgent,
+    firstEvent,
+    edgeAuth,
+    bridgeSend,
+    bridgeFirstEvent,
+    restSend,
+    beforeAfter,
+  ];
+  for (const [index, section] of sections.entries()) if (SECTIONS.has(String(index + 1))) await section(targets, knobs);
   return 0;
 });

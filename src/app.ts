@@ -1,20 +1,20 @@
 // The exported worker: the route table of this configuration (routes.ts), and
 // one measured shortcut into it.
 import type { Hono } from "hono/tiny";
+import { handleRpc } from "./call/run";
 import { cardResponse, wantsHtml } from "./card/card-routes";
 import { CARD_PATH, LEGACY_CARD_PATH } from "./card/variant";
 import { isFailure } from "./errors/failures";
 import { httpFailureResponse, renderError } from "./errors/responses";
 import { admitRequest } from "./http/edge-request";
 import { routedTarget } from "./http/request-target";
+import { addRpcCors, rpcPaths } from "./http/rpc-cors";
 import { type AppEnv, createRoutes } from "./routes";
-import { handleRpc } from "./rpc/pipeline";
-import { addRpcCors, rpcPaths } from "./rpc/rpc-cors";
 import { type Runtime, type RuntimeDeps, runtimeFor } from "./runtime";
 
 /**
  * A JSON-RPC POST is answered before the router too, by the same pipeline as
- * its route, with the CORS headers hono/cors would add (rpc/rpc-cors.ts).
+ * its route, with the CORS headers hono/cors would add (http/rpc-cors.ts).
  * Measured in workerd (A/B of the built bundle with and without it, ~1 KiB
  * SendMessage, fixed-JSON origin): 1.18x the req/s, 36 µs less per call.
  */

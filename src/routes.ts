@@ -8,6 +8,7 @@ import { cors } from "hono/cors";
 import { Hono } from "hono/tiny";
 import { getPath } from "hono/utils/url";
 import { createAdminApp } from "./admin/admin-api";
+import { handleRest, handleRpc } from "./call/run";
 import { CARD_CORS_ORIGIN, CARD_METHODS } from "./card/card-headers";
 import { cardResponse, pageResponse } from "./card/card-routes";
 import { CARD_PATH, LEGACY_CARD_PATH } from "./card/variant";
@@ -15,9 +16,7 @@ import { EdgeError, isFailure } from "./errors/failures";
 import { httpFailureResponse, renderError } from "./errors/responses";
 import { admitRequest, type EdgeRequest } from "./http/edge-request";
 import { routedTarget, withoutPrefix } from "./http/request-target";
-import { handleRpc } from "./rpc/pipeline";
-import { handleRest } from "./rpc/rest-handler";
-import { RPC_METHODS, rpcCorsOptions, rpcPaths } from "./rpc/rpc-cors";
+import { RPC_METHODS, rpcCorsOptions, rpcPaths } from "./http/rpc-cors";
 import type { Runtime } from "./runtime";
 import { JWKS_PATH } from "./sign/card-signer";
 import { type PublicJwk, publicJwk } from "./sign/keys";
@@ -48,7 +47,7 @@ async function publishedKeys(runtime: Runtime): Promise<{ keys: PublicJwk[] }> {
   return { keys };
 }
 
-/** The HTTP+JSON binding under REST_PATH: every A2A REST route of both versions (rpc/rest-handler.ts), CORS as for JSON-RPC. */
+/** The HTTP+JSON binding under REST_PATH: every A2A REST route of both versions (bindings/rest-client.ts), CORS as for JSON-RPC. */
 function mountRest(app: Hono<AppEnv>, runtime: Runtime, restPath: string): void {
   const under = `${restPath === "/" ? "" : restPath}/*`;
   app.use(under, cors({ ...rpcCorsOptions(runtime.config), allowMethods: ["GET", "POST", "DELETE", "OPTIONS"] }));
@@ -88,7 +87,7 @@ export function createRoutes(runtime: Runtime): Hono<AppEnv> {
     return new Response(JSON.stringify(jwks), { headers });
   });
 
-  // JSON-RPC, with and without the trailing slash; CORS as rpc/rpc-cors.ts says.
+  // JSON-RPC, with and without the trailing slash; CORS as http/rpc-cors.ts says.
   const rpcCors = cors(rpcCorsOptions(runtime.config));
   for (const path of paths) {
     app.use(path, rpcCors);

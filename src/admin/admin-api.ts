@@ -13,7 +13,7 @@ import { DEFAULT_KEY, isDocumentKey } from "../card/store";
 import { CARD_VARIANTS, type CardVariant } from "../card/variant";
 import { EdgeError, type FailureReason, failure } from "../errors/failures";
 import { httpFailureResponse, renderError } from "../errors/responses";
-import { readRequestBody } from "../http/body";
+import { readMessageBody } from "../http/body";
 import { ifNoneMatchHits } from "../http/etag";
 import { publicBaseUrl } from "../http/public-base";
 import { normalizeHost, requestTarget } from "../http/request-target";
@@ -110,7 +110,7 @@ function preconditionsOf(c: Context<AdminEnv>): Preconditions {
 
 /** The body as text: at most 1 MiB counted in bytes read (whatever Content-Length says), within BODY_TIMEOUT_MS, strict UTF-8. */
 async function documentText(c: Context<AdminEnv>, runtime: Runtime): Promise<string> {
-  const read = await readRequestBody(c.req.raw, { maxBytes: MAX_DOCUMENT_BYTES, timeoutMs: runtime.config.bodyTimeoutMs });
+  const read = await readMessageBody(c.req.raw, { maxBytes: MAX_DOCUMENT_BYTES, timeoutMs: runtime.config.bodyTimeoutMs });
   if (!read.ok) {
     if (read.reason === "too_large") throw new EdgeError("PAYLOAD_TOO_LARGE", "The document is larger than 1 MiB");
     if (read.reason === "timeout") throw new EdgeError("REQUEST_TIMEOUT", "The document did not arrive in time");

@@ -2,8 +2,15 @@
 // query or cookie; `name`), hashed and compared in constant time against
 // AUTH_API_KEYS (SHA-256 per caller, so the secret holds no usable key).
 import type { ApiKeyHashes } from "../config/json-values";
-import type { EdgeRequest } from "../http/edge-request";
-import { searchParam } from "../http/request-target";
+import { type RequestTarget, searchParam } from "../http/request-target";
+
+/** What authentication reads of a request (an EdgeRequest is one): the auth code never depends on the runtime. */
+export interface PresentedRequest {
+  request: Request;
+  target: RequestTarget;
+  /** Public host[:port], the realm of a challenge. */
+  publicHost: string;
+}
 
 export interface ApiKeyPlace {
   in: "header" | "query" | "cookie";
@@ -19,7 +26,7 @@ function cookie(header: string | null, name: string): string | null {
 }
 
 /** The key as the client sent it, or null. */
-export function presentedKey(edge: EdgeRequest, place: ApiKeyPlace): string | null {
+export function presentedKey(edge: PresentedRequest, place: ApiKeyPlace): string | null {
   if (place.in === "header") return edge.request.headers.get(place.name);
   if (place.in === "query") return searchParam(edge.target, place.name);
   return cookie(edge.request.headers.get("cookie"), place.name);

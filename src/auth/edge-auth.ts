@@ -6,10 +6,9 @@
 // for a token presented and refused, 403 `insufficient_scope` with the scope.
 import type { Config } from "../config";
 import { type Failure, failure } from "../errors/failures";
-import type { EdgeRequest } from "../http/edge-request";
 import { log } from "../log";
 import type { FetchLike } from "../proxy/origin-router";
-import { type ApiKeyPlace, callerOfKey, presentedKey } from "./api-keys";
+import { type ApiKeyPlace, callerOfKey, type PresentedRequest, presentedKey } from "./api-keys";
 import { type JwtCheck, JwtVerifier } from "./jwt-verifier";
 import { certificateCaller } from "./mtls";
 import { type Requirements, type SchemeNeed, verifierKind } from "./requirements";
@@ -73,7 +72,7 @@ export class EdgeAuth {
    * says. A credential presented and refused is refused (401 invalid_token) even beside `{}`: it is never
    * taken as an anonymous call, and an anonymous caller never gets caller headers or an assertion.
    */
-  async authenticate(edge: EdgeRequest, requirements: Requirements): Promise<Caller | undefined | Failure> {
+  async authenticate(edge: PresentedRequest, requirements: Requirements): Promise<Caller | undefined | Failure> {
     const open = requirements.some((alternative) => alternative.length === 0);
     const guarded = open ? requirements.filter((alternative) => alternative.length > 0) : requirements;
     if (guarded.length === 0) return undefined;
@@ -113,7 +112,7 @@ export class EdgeAuth {
     });
   }
 
-  #check(edge: EdgeRequest, need: SchemeNeed, tokens: Map<string, Promise<JwtCheck>>): Promise<Check> {
+  #check(edge: PresentedRequest, need: SchemeNeed, tokens: Map<string, Promise<JwtCheck>>): Promise<Check> {
     const { scheme } = need;
     switch (verifierKind(scheme)) {
       case "jwt":
@@ -129,7 +128,7 @@ export class EdgeAuth {
     }
   }
 
-  async #checkJwt(edge: EdgeRequest, need: SchemeNeed, tokens: Map<string, Promise<JwtCheck>>): Promise<Check> {
+  async #checkJwt(edge: PresentedRequest, need: SchemeNeed, tokens: Map<string, Promise<JwtCheck>>): Promise<Check> {
     const jwt = this.#jwt;
     if (!jwt) return this.#unverifiable(need);
     const header = this.config.jwtHeader ?? "authorization";
@@ -148,7 +147,7 @@ export class EdgeAuth {
       : { state: "invalid" };
   }
 
-  async #checkApiKey(edge: EdgeRequest, need: SchemeNeed, place: ApiKeyPlace): Promise<Check> {
+  async #checkApiKey(edge: PresentedRequest, need: SchemeNeed, place: ApiKeyPlace): Promise<Check> {
     if (!this.config.apiKeys) return this.#unverifiable(need);
     const key = presentedKey(edge, place);
     if (key === null || key === "") return { state: "absent" };

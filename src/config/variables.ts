@@ -56,6 +56,8 @@ export const VARIABLES = {
   ORIGIN_REGIONS: variable("originRegions", originRegions, {}),
   ORIGIN_TIMEOUT_MS: variable("originTimeoutMs", wholeNumber(100, FIVE_MINUTES_MS), 30_000),
   MAX_BODY_BYTES: variable("maxBodyBytes", wholeNumber(1, 100 * 1024 * 1024), 1024 * 1024),
+  // The most of one origin reply (a JSON body, one SSE event) the edge reads to translate it; an untranslated reply is not read.
+  ORIGIN_REPLY_MAX_BYTES: variable("originReplyMaxBytes", wholeNumber(1024, 100 * 1024 * 1024), 4 * 1024 * 1024),
   // Time allowed for a whole request body to arrive.
   BODY_TIMEOUT_MS: variable("bodyTimeoutMs", wholeNumber(100, FIVE_MINUTES_MS), 10_000),
   METHOD_ALLOWLIST: variable("methodAllowlist", operationAllowlist),

@@ -1,10 +1,8 @@
 // Which headers cross the edge, in each direction. Both directions are
 // allowlists: anything not named here (cookies, hop-by-hop headers, proxy
 // headers, origin-internal headers) stays on its side.
-import { bodyDigest, type CallerAssertions } from "../auth/caller-assertion";
-import type { Caller, Credential } from "../auth/edge-auth";
+import type { Credential } from "../auth/edge-auth";
 import type { Config } from "../config";
-import type { EdgeRequest } from "../http/edge-request";
 
 /** Client -> origin (A2A 1.0 §3.2.6 service parameters, 0.3 X-A2A-Extensions, W3C trace context). */
 const FORWARDED_REQUEST_HEADERS = [
@@ -91,11 +89,6 @@ export function clientResponseHeaders(origin: Headers, secrets: readonly string[
   return headers;
 }
 
-/** A token's `sub` may hold any character; a header value holds visible ASCII (the rest percent-encoded). */
-function headerSafe(value: string): string {
-  return value.replace(/[^\x20-\x7e]/gu, (char) => encodeURIComponent(char));
-}
-
 /** The client's query string, minus an API key the edge consumed from it. */
 export function clientQuery(search: string, consumed: readonly Credential[]): string {
   const names = consumed.filter((c) => c.in === "query").map((c) => c.name);
@@ -104,30 +97,4 @@ export function clientQuery(search: string, consumed: readonly Credential[]): st
   for (const name of names) params.delete(name);
   const rest = params.toString();
   return rest === "" ? "" : `?${rest}`;
-}
-
-/** Sets A2A-Caller-Assertion for one attempt: the origin it goes to (`audience`) and the request it goes with. */
-export type AssertAttempt = (audience: string, method: string, url: string, body: Uint8Array, headers: Headers) => Promise<void>;
-
-/**
- * Who called, as the edge authenticated them: `A2A-Caller` (`<scheme>:<subject>`),
- * `A2A-Caller-Scopes`, and (with an assertion key) the setter of `A2A-Caller-Assertion`,
- * a JWT the origin verifies against the worker's JWKS, signed per attempt for the
- * origin it goes to (auth/caller-assertion.ts). A client's own `A2A-Caller*` headers
- * never pass (the request allowlist has none).
- */
-export function callerHeaders(headers: Headers, edge: EdgeRequest, caller: Caller, operation: string): AssertAttempt | undefined {
-  const name = headerSafe(`${caller.scheme}:${caller.subject}`);
-  headers.set("a2a-caller", name);
-  headers.set("a2a-caller-scopes", headerSafe(caller.scopes.join(" ")));
-  const assertions: CallerAssertions | undefined = edge.runtime.assertions;
-  if (!assertions) return undefined;
-  const claims = { caller: name, scopes: caller.scopes, issuer: edge.base };
-  // Every attempt of a call sends the same bytes: hashed once.
-  let digested: { body: Uint8Array; digest: Promise<string | undefined> } | undefined;
-  return async (audience, method, url, body, out) => {
-    if (digested?.body !== body) digested = { body, digest: bodyDigest(body) };
-    const request = { audience, method, url, operation, bodySha256: await digested.digest };
-    out.set("a2a-caller-assertion", await assertions.sign(claims, request, Date.now()));
-  };
 }

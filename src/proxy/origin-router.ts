@@ -41,7 +41,7 @@ function hostsOf(origins: readonly string[]): string[] {
  */
 function originCandidates(config: Pick<Config, "originRegions" | "originUrl" | "originRestUrl">, where: RequestLocation): string[] {
   const regional = (where.colo && config.originRegions[where.colo]) || (where.continent && config.originRegions[where.continent]) || [];
-  // A REST origin (ORIGIN_REST_URL) is a configured origin too: the call goes there (proxy/rest-origin-call.ts).
+  // A REST origin (ORIGIN_REST_URL) is a configured origin too: the call goes there (origins/rest-origin.ts).
   const last = config.originUrl ?? config.originRestUrl;
   const all = last ? [...regional, last] : [...regional];
   return [...new Set(all)];

@@ -1,4 +1,4 @@
-// Stage 6 of the JSON-RPC path: the call to the origin, with failover. One
+// The call to the origin, whatever its binding, with failover. One
 // deadline (ORIGIN_TIMEOUT_MS) covers every attempt up to the origin's
 // response headers; a later candidate is tried only when an earlier one
 // cannot be connected to. The deadline is a race, not an AbortSignal on the
@@ -26,7 +26,7 @@ export interface OriginRequest {
   method: string;
   /** The client's query string, merged into each candidate's URL. */
   search: string;
-  /** A REST origin's call (proxy/rest-origin-call.ts): its own HTTP method, no body on a GET or DELETE. */
+  /** A REST origin's call (origins/rest-origin.ts): its own HTTP method, no body on a GET or DELETE. */
   httpMethod?: string;
   /** Per attempt, before it is sent: what depends on the origin it goes to (the caller assertion's audience). */
   beforeAttempt?: (candidate: string, url: string, headers: Headers) => Promise<void>;

@@ -6,7 +6,7 @@
 // HTTP. Each maps within one version (1.0 REST <-> 1.0 JSON-RPC, 0.3 <-> 0.3);
 // a call for an origin of the other version goes through src/bridge/ as well.
 
-export { jsonRpcToRest, type RestRequest, restEventToJsonRpc, restResponseToJsonRpc } from "./rest-origin";
+export { jsonRpcToRest, type RestRequest, restEventToJsonRpc, restResponseToJsonRpc } from "./origin-mapping";
 export { type RestCall, type RestInvalid, restToJsonRpc } from "./rest-request";
 export { jsonRpcEventToRestEvent, jsonRpcToRestResponse, type RestResponse, restError } from "./rest-response";
 export { matchRestRoute, type PathParams, type RestMatch, type RestRoute, type RestVersion } from "./rest-routes";

@@ -3,7 +3,7 @@
 // `any` and `!` too (npm run lint); this counts them with the TypeScript
 // compiler itself and adds what a linter does not measure.
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join, relative } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../support/processes";
@@ -52,6 +52,25 @@ function shapeOf(path: string): Shape {
   return shape;
 }
 
+/** The src/ files a file imports or re-exports from (`import type` too), relative to ROOT. */
+function importsOf(path: string): string[] {
+  const file = ts.createSourceFile(path, readFileSync(path, "utf8"), ts.ScriptTarget.Latest, true);
+  const specifiers = file.statements.flatMap((statement) =>
+    (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
+    statement.moduleSpecifier &&
+    ts.isStringLiteral(statement.moduleSpecifier)
+      ? [statement.moduleSpecifier.text]
+      : [],
+  );
+  return specifiers
+    .filter((specifier) => specifier.startsWith("."))
+    .flatMap((specifier) => {
+      const base = resolve(dirname(path), specifier);
+      const found = [`${base}.ts`, `${base}.tsx`, join(base, "index.ts")].find((candidate) => shapes.has(relative(ROOT, candidate)));
+      return found ? [relative(ROOT, found)] : [];
+    });
+}
+
 const files = sourceFiles(join(ROOT, "src"));
 const shapes = new Map(files.map((path) => [relative(ROOT, path), shapeOf(path)]));
 
@@ -73,6 +92,27 @@ describe("the shape of src/", () => {
       .filter(([, s]) => s.any + s.asNever + s.nonNull > 0)
       .map(([path, s]) => `${path}: any ${s.any}, as never ${s.asNever}, ! ${s.nonNull}`);
     expect(found).toEqual([]);
+  });
+
+  it("has no import circle, type-only imports included", () => {
+    // A circle makes the data flow unreadable and the evaluation order fragile (a module used before it is initialized).
+    const edges = new Map([...shapes.keys()].map((path) => [path, importsOf(join(ROOT, path))]));
+    const circles = new Set<string>();
+    const visit = (path: string, trail: string[]): void => {
+      const at = trail.indexOf(path);
+      if (at >= 0) {
+        const circle = trail.slice(at);
+        const start = circle.indexOf([...circle].sort()[0] ?? path);
+        circles.add([...circle.slice(start), ...circle.slice(0, start)].join(" -> "));
+        return;
+      }
+      if (done.has(path)) return;
+      for (const next of edges.get(path) ?? []) visit(next, [...trail, path]);
+      done.add(path);
+    };
+    const done = new Set<string>();
+    for (const path of edges.keys()) visit(path, []);
+    expect([...circles]).toEqual([]);
   });
 
   it("gives every file its own name", () => {

@@ -6,12 +6,12 @@
 // caller's official schema.
 import { describe, expect, it } from "vitest";
 import { isUnreadable, translateResponseReporting, translateResult, translateStreamEvent } from "../../src/bridge";
-import { translatedStream } from "../../src/proxy/bridge-reply";
 import { jsonRpcEventToRestEvent } from "../../src/rest";
 import { streamToProto } from "../../src/rest/proto-v03";
-import type { BridgedCall } from "../../src/rpc/bridge-call";
 import { v1ResponseErrors, v03ResponseErrors } from "../support/bridge-schemas";
+import { captureConsole } from "../support/console";
 import { schemaErrors } from "../support/schemas";
+import { callVia, fakeOrigin, makeEnv } from "../support/worker";
 
 const task03 = { id: "t1", contextId: "c1", status: { state: "completed", timestamp: "2026-01-02T03:04:05Z" } };
 const message03 = { messageId: "m1", role: "agent", parts: [{ kind: "text", text: "hi" }] };
@@ -94,10 +94,20 @@ describe("what no reader can make out", () => {
   });
 
   it("ends a bridged JSON-RPC stream with an error event in the caller's form: nothing after it is passed on", async () => {
-    const bridge = { client: "1.0", origin: "0.3", originMethod: "message/stream" } as BridgedCall;
     const events = [envelope(status03), envelope({ odd: true }), envelope(task03)].map((e) => `data: ${JSON.stringify(e)}\n\n`);
-    const origin = new Response(events.join("")).body!;
-    const text = await new Response(translatedStream(origin, bridge)).text();
+    const origin = fakeOrigin(() => new Response(events.join(""), { headers: { "content-type": "text/event-stream" } }));
+    const env = makeEnv({ ORIGIN_URL: "http://10.0.0.9/", ORIGIN_PROTOCOL_VERSIONS: "0.3", EDGE_AUTH: "off" });
+    const logs = captureConsole();
+    const body = {
+      jsonrpc: "2.0",
+      id: 7,
+      method: "SendStreamingMessage",
+      params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] } },
+    };
+    const headers = { "content-type": "application/json", "a2a-version": "1.0" };
+    const answer = await callVia(origin, "https://agent.example.com/", { method: "POST", headers, body: JSON.stringify(body) }, env);
+    const text = await answer.text();
+    expect(logs.events("origin_failed")).toMatchObject([{ kind: "invalid_response" }]);
     const blocks = text.split("\n\n").filter(Boolean);
     expect(blocks).toHaveLength(2);
     expect(JSON.parse(blocks[0]!.slice("data: ".length))).toMatchObject({ result: { statusUpdate: { taskId: "t1" } } });

@@ -25,6 +25,7 @@ describe("parseConfig", () => {
         originRegions: {},
         originTimeoutMs: 30_000,
         maxBodyBytes: 1_048_576,
+        originReplyMaxBytes: 4_194_304,
         bodyTimeoutMs: 10_000,
         methodAllowlist: undefined,
         corsAllowedOrigins: "*",

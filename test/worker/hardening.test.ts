@@ -3,11 +3,11 @@
 // leaks, redirects, duplicate keys, version truth in cards and calls. The
 // raw-socket side of the same holes is in test/node/edge-sockets.test.ts.
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { requestVersion } from "../../src/call/version";
 import { buildCard } from "../../src/card/build-card";
 import { parseCardSource, parseCardSourceText } from "../../src/card/source";
 import { CARD_VARIANTS } from "../../src/card/variant";
 import { exceedsDepth, hasDuplicateKey } from "../../src/json";
-import { requestVersion } from "../../src/rpc/version";
 import { captureConsole } from "../support/console";
 import { schemaErrors } from "../support/schemas";
 import { apiKeyCaller, CARD, call, callVia, documentsKv, fakeOrigin, LEGACY, makeEnv } from "../support/worker";

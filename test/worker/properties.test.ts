@@ -6,14 +6,14 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import bundled from "../../skills.json";
+import { validateRpcRequest } from "../../src/bindings/jsonrpc-envelope";
+import { EXTENDED_CARD_METHODS } from "../../src/call/extended-card";
 import { buildCard } from "../../src/card/build-card";
 import { readCardInput, readCardInputText } from "../../src/card/intake";
 import { parseCardSource } from "../../src/card/source";
 import { CARD_VARIANTS } from "../../src/card/variant";
 import { CONFIG_VARIABLES, parseConfig } from "../../src/config";
 import { FAILURES } from "../../src/errors/failures";
-import { EXTENDED_CARD_METHODS } from "../../src/proxy/extended-card";
-import { validateRpcRequest } from "../../src/rpc/validate";
 import {
   documentArb,
   documentFeatures,

@@ -6,7 +6,7 @@
 import { env as baseEnv } from "cloudflare:workers";
 import { createLocalJWKSet, decodeJwt, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
-import { underBase } from "../../src/proxy/rest-origin-call";
+import { underBase } from "../../src/origins/rest-origin";
 import { CARD, callVia, fakeOrigin, makeEnv, sha256Hex } from "../support/worker";
 
 const HOST = "https://agents.example.com";

@@ -1,9 +1,22 @@
-// Which A2A version a JSON-RPC request speaks (A2A 1.0 §3.6), and the refusal
+// Which A2A version a call speaks (A2A 1.0 §3.6), and the refusal
 // of a version the edge does not serve (§9.5 VersionNotSupportedError, -32009).
+import type { ProtocolGeneration } from "../a2a/correspondence";
 import { type Failure, failure } from "../errors/failures";
+import type { EdgeRequest } from "../http/edge-request";
+import { searchParam } from "../http/request-target";
+
+/** 0.x versions share 0.3's wire format (slash methods, `kind`); 1.x share 1.0's (SPEC-NOTES §1.4). */
+export function generationOf(version: string): ProtocolGeneration {
+  return version.startsWith("0.") ? "0.3" : "1.0";
+}
+
+/** The caller's `A2A-Version`: the header, else the query parameter (A2A 1.0 §3.6); null when neither is sent. */
+export function versionHeaderOf(edge: EdgeRequest): string | null {
+  return edge.request.headers.get("a2a-version") ?? searchParam(edge.target, "A2A-Version");
+}
 
 /** 0.3 methods are `category/action` (0.3 §3.5.1); 1.0 methods are PascalCase (1.0 §9.1). */
-function generationOf(method: string): string {
+function generationOfMethod(method: string): string {
   return method.includes("/") || !/^[A-Z]/.test(method) ? "0.3" : "1.0";
 }
 
@@ -14,7 +27,7 @@ function generationOf(method: string): string {
  * returned as given, so that it is refused as unsupported.
  */
 export function requestVersion(header: string | null, method: string): string {
-  if (header === null) return generationOf(method);
+  if (header === null) return generationOfMethod(method);
   const value = header.trim();
   if (value === "") return "0.3";
   const match = /^(\d{1,4})\.(\d{1,4})(?:\.\d{1,4})?$/.exec(value);

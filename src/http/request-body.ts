@@ -1,15 +1,16 @@
-// Stage 1 of the JSON-RPC path: the body, read within MAX_BODY_BYTES (counted
-// in bytes actually read) and BODY_TIMEOUT_MS, under the JSON-RPC content type.
+// The first policy of every call, whatever its binding: the body, read within
+// MAX_BODY_BYTES (counted in bytes actually read) and BODY_TIMEOUT_MS, under
+// the binding's content types. Both client codecs read through here.
 import type { Config } from "../config";
 import { type Failure, failure } from "../errors/failures";
-import { readRequestBody } from "../http/body";
 import { log } from "../log";
+import { readMessageBody } from "./body";
 
 function mediaType(contentType: string | null): string {
   return contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
-export async function readRpcBody(
+export async function readCallBody(
   request: Request,
   config: Pick<Config, "maxBodyBytes" | "bodyTimeoutMs">,
   /** REST (HTTP+JSON) takes application/a2a+json too (A2A 1.0 §14.1). */
@@ -22,7 +23,7 @@ export async function readRpcBody(
   if (!mediaTypes.includes(mediaType(request.headers.get("content-type")))) {
     return failure("UNSUPPORTED_MEDIA_TYPE", `Content-Type must be ${mediaTypes.join(" or ")}`);
   }
-  const read = await readRequestBody(request, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs });
+  const read = await readMessageBody(request, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs });
   if (read.ok) return read.bytes;
   if (read.reason === "too_large") return tooLarge();
   log("warn", "request_body_failed", { reason: read.reason });

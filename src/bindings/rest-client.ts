@@ -1,21 +1,20 @@
-// The HTTP+JSON (REST) binding at REST_PATH (issue 13): a REST call is matched
-// (src/rest, pure), read and checked like a JSON-RPC body (MAX_BODY_BYTES,
-// BODY_TIMEOUT_MS, application/json or application/a2a+json), made the JSON-RPC
-// call of its version and run through the same stages (version bridge,
-// authentication, rate limit, origin, failover); the JSON-RPC answer becomes
-// the REST answer (status, google.rpc.Status errors, SSE events).
+// The HTTP+JSON (REST) binding on the client's side, at REST_PATH (A2A 1.0
+// §11, 0.3 §3.2.3): a REST request is matched (src/rest, pure), its body read
+// within the same caps as any call's (MAX_BODY_BYTES, BODY_TIMEOUT_MS,
+// application/json or application/a2a+json), and decoded into the Call of its
+// route's version: the operation, and its parameters in that generation's
+// canonical form. Every answer is rendered as REST: a status and a body
+// (google.rpc.Status errors in 1.0, the error object in 0.3), SSE events
+// carrying the StreamResponse itself.
+import type { Call, ClientCodec } from "../call/call";
+import { requestVersion, versionHeaderOf } from "../call/version";
 import { FAILURES, type Failure, failure, isFailure } from "../errors/failures";
 import { httpFailureResponse, rpcErrorBody } from "../errors/responses";
 import type { EdgeRequest } from "../http/edge-request";
-import { parseEventJson } from "../json";
-import { mapSseData } from "../proxy/bridge-reply";
-import { jsonRpcEventToRestEvent, jsonRpcToRestResponse, matchRestRoute, type RestRoute, restToJsonRpc } from "../rest";
-import { runCall, versionHeaderOf } from "./pipeline";
-import { readRpcBody } from "./read-body";
-import { requestVersion } from "./version";
+import { readCallBody } from "../http/request-body";
+import { jsonRpcEventToRestEvent, jsonRpcToRestResponse, matchRestRoute, type RestRoute, restError, restToJsonRpc } from "../rest";
 
 const REST_TYPES = ["application/json", "application/a2a+json"];
-const encoder = new TextEncoder();
 
 /**
  * The route of `path` (after REST_PATH), or the 404/405 of an unknown path or method. A REST route's
@@ -49,25 +48,13 @@ function matched(edge: EdgeRequest, path: string): RestRoute | Failure {
 async function bodyOf(edge: EdgeRequest): Promise<unknown | Failure> {
   const { request } = edge;
   if (request.method !== "POST" || request.headers.get("content-length") === "0") return undefined;
-  const bytes = await readRpcBody(request, edge.runtime.config, REST_TYPES);
+  const bytes = await readCallBody(request, edge.runtime.config, REST_TYPES);
   if (isFailure(bytes) || bytes.length === 0) return isFailure(bytes) ? bytes : undefined;
   try {
     return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
   } catch {
     return failure("BAD_REQUEST", "the body is not UTF-8 JSON");
   }
-}
-
-/** The JSON-RPC answer as the REST client's: a status and a body, or each SSE event in the REST form. */
-async function restAnswer(route: RestRoute, answer: Response): Promise<Response> {
-  const headers = new Headers(answer.headers);
-  if (headers.get("content-type")?.startsWith("text/event-stream") && answer.body) {
-    const events = mapSseData(answer.body, (data) => jsonRpcEventToRestEvent(route.version, parseEventJson(data)));
-    return new Response(events, { status: answer.status, headers });
-  }
-  const rest = jsonRpcToRestResponse(route.operation, route.version, await answer.json());
-  headers.set("content-type", "application/json");
-  return new Response(rest.body === undefined ? null : JSON.stringify(rest.body), { status: rest.status, headers });
 }
 
 /**
@@ -89,16 +76,44 @@ function restFailure(refused: Failure, route: Pick<RestRoute, "operation" | "ver
   return new Response(JSON.stringify(rest.body), { status: rest.status, headers: { "content-type": "application/json" } });
 }
 
-export async function handleRest(edge: EdgeRequest, restPath: string): Promise<Response> {
+/** The version a REST path's refusal is rendered in before its route is known: 0.3's routes are under /v1. */
+function pathVersion(path: string): "0.3" | "1.0" {
+  return path.startsWith("/v1/") ? "0.3" : "1.0";
+}
+
+/** The call a REST request makes, or its refusal already rendered (an unknown route, an unreadable body). */
+export async function decodeRest(edge: EdgeRequest, restPath: string): Promise<Call | Response> {
   const path = edge.target.pathname.slice(restPath === "/" ? 0 : restPath.length);
   const route = matched(edge, path);
-  if (isFailure(route)) return restFailure(route, { operation: "sendMessage", version: path.startsWith("/v1/") ? "0.3" : "1.0" });
+  if (isFailure(route)) return restFailure(route, { operation: "sendMessage", version: pathVersion(path) });
   const body = await bodyOf(edge);
   if (isFailure(body)) return refusal(body, route.version);
   const call = restToJsonRpc(route, new URLSearchParams(edge.target.search), body);
   if ("invalid" in call) return refusal(failure("BAD_REQUEST", call.invalid), route.version);
-  const envelope = call.params === undefined ? { jsonrpc: "2.0", id: 1, method: call.method } : { jsonrpc: "2.0", id: 1, ...call };
-  const rpc = { id: 1, method: call.method, params: call.params, bytes: encoder.encode(JSON.stringify(envelope)) };
-  const answer = await runCall(edge, rpc, route.version);
-  return isFailure(answer) ? restFailure(answer, route) : restAnswer(route, answer);
+  const { version, operation } = route;
+  return { binding: "http+json", version, generation: version, operation, method: call.method, params: call.params, id: 1 };
 }
+
+/** The route a decoded REST call came from (its operation and version are the route's). */
+function routeOf(call: Call): Pick<RestRoute, "operation" | "version"> {
+  return { operation: call.operation ?? "sendMessage", version: call.generation };
+}
+
+export const restClient: ClientCodec = {
+  binding: "http+json",
+  failure: (failure, call) => restFailure(failure, call ? routeOf(call) : { operation: "sendMessage", version: "1.0" }),
+  reply(call, outcome, init) {
+    const { operation, version } = routeOf(call);
+    const rest = jsonRpcToRestResponse(operation, version, outcome);
+    init.headers.set("content-type", "application/json");
+    return new Response(rest.body === undefined ? null : JSON.stringify(rest.body), { status: rest.status, headers: init.headers });
+  },
+  event(call, outcome, _lines, unreadable) {
+    const event = jsonRpcEventToRestEvent(call.generation, outcome);
+    return unreadable !== undefined && typeof event === "string" ? { text: event, end: true, unreadable } : event;
+  },
+  failureEvent(call, refused) {
+    const { code, message } = FAILURES[refused.reason];
+    return `event: error\ndata: ${JSON.stringify(restError(call.generation, { code, message: refused.detail ? `${message}: ${refused.detail}` : message }).body)}`;
+  },
+};

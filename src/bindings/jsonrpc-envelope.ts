@@ -1,4 +1,4 @@
-// Edge validation of a JSON-RPC 2.0 request (A2A 0.3 §3.2.1, 1.0 §9): pure,
+// The JSON-RPC 2.0 request envelope, validated (A2A 0.3 §3.2.1, 1.0 §9): pure,
 // on the exact bytes the client sent. Valid requests are forwarded as those
 // bytes (minus a UTF-8 BOM); invalid ones never reach the origin. Only bytes
 // with one meaning pass: a duplicate key could be read differently by the origin.
@@ -7,7 +7,7 @@ import type { RpcId } from "../errors/responses";
 import { hasDuplicateKey } from "../json";
 
 /** A call that passed the edge: what it asks and the bytes to forward. */
-export interface RpcCall {
+interface RpcCall {
   id: RpcId;
   method: string;
   params: unknown;

@@ -1,0 +1,94 @@
+// The admission pipeline: every policy of the edge, once, for a call of any
+// binding and version (README "How a request flows"), in this order:
+//   operation allowlist -> version served -> the origin's version has the
+//   operation -> authentication -> rate limit -> parameter checks (the call
+//   as the origin's request) -> the origin of this host.
+// The body cap, deadline and media type come first, where a client codec
+// reads the body (http/request-body.ts). A policy added later is a stage here
+// and a row of the parity table (test/support/parity.ts).
+import { methodFor, operationOfMethod } from "../a2a/correspondence";
+import type { Caller } from "../auth/edge-auth";
+import { translateRequest } from "../bridge";
+import type { OperationAllowlist } from "../config/values";
+import { type Failure, failure, isFailure } from "../errors/failures";
+import type { EdgeRequest } from "../http/edge-request";
+import { log } from "../log";
+import { jsonRpcOrigin } from "../origins/jsonrpc-origin";
+import { restOrigin } from "../origins/rest-origin";
+import type { OriginRoute } from "../proxy/origin-router";
+import type { Call, OriginCodec, OriginRequest } from "./call";
+import { admitCaller } from "./caller";
+import { generationOf, unservedVersion } from "./version";
+
+/** A call the edge admitted: the caller's, the origin's (translated when its generation differs), who called and where it goes. */
+export interface Admitted {
+  call: Call;
+  origin: Call;
+  codec: OriginCodec;
+  request: OriginRequest;
+  caller: Caller | undefined;
+  route: OriginRoute;
+  /** Same binding and generation on both sides: the origin's reply can go to the client unread. */
+  native: boolean;
+}
+
+/**
+ * METHOD_ALLOWLIST names operations: a call passes when its operation is listed under either version's
+ * name, whatever the binding; a method that is no A2A operation (an extension's) only when listed as written.
+ */
+function allowedBy(allowlist: OperationAllowlist | undefined, method: string): boolean {
+  if (!allowlist) return true;
+  const operation = operationOfMethod(method);
+  return operation ? allowlist.operations.has(operation) : allowlist.extensionMethods.has(method);
+}
+
+/** The operation's 1.0 name (`message/send` -> `SendMessage`), as the caller assertion names it; an extension method as it is. */
+export function operationName(method: string): string {
+  const operation = operationOfMethod(method);
+  return operation ? (methodFor("1.0", operation) ?? method) : method;
+}
+
+/**
+ * The call in the version the origin speaks (ORIGIN_PROTOCOL_VERSIONS, first, when it does not speak the
+ * caller's): translated by the bridge, or METHOD_NOT_FOUND for an operation that version lacks (1.0
+ * ListTasks for a 0.3 origin).
+ */
+function originSide(call: Call, originVersions: readonly string[]): Call | Failure {
+  const originVersion = originVersions[0];
+  if (originVersion === undefined || originVersions.includes(call.version)) return call;
+  const generation = generationOf(originVersion);
+  if (generation === call.generation) return call;
+  const translated = translateRequest({ method: call.method, params: call.params }, call.generation, generation);
+  if ("unsupported" in translated) return failure("METHOD_NOT_FOUND", `${call.method} has no counterpart in A2A ${originVersion}`);
+  const { bytes: _asReceived, ...rest } = call;
+  return { ...rest, version: originVersion, generation, method: translated.method, params: translated.params };
+}
+
+/** The origin for this host's call. */
+async function resolveOrigin(edge: EdgeRequest, method: string): Promise<OriginRoute | Failure> {
+  const { cards, origins } = edge.runtime;
+  const found = cards.store.lookup(edge.hostname, edge.keepAlive);
+  const document = found instanceof Promise ? await found : found;
+  const route = origins.route(document, edge.hostname, edge.where);
+  if (route.candidates.length > 0) return route;
+  log("error", "origin_failed", { kind: "not_configured", method });
+  return failure("ORIGIN_NOT_CONFIGURED", "no origin agent is configured");
+}
+
+export async function admit(edge: EdgeRequest, call: Call): Promise<Admitted | Failure> {
+  const { config, cards } = edge.runtime;
+  if (!allowedBy(config.methodAllowlist, call.method)) return failure("METHOD_NOT_FOUND");
+  const unserved = unservedVersion(call.version, cards.servedVersions());
+  if (unserved) return unserved;
+  const origin = originSide(call, cards.originVersions());
+  if (isFailure(origin)) return origin;
+  const caller = await admitCaller(edge, call);
+  if (isFailure(caller)) return caller;
+  const codec = config.originBinding === "http+json" ? restOrigin : jsonRpcOrigin;
+  const request = codec.encode(origin, config);
+  if (isFailure(request)) return request;
+  const route = await resolveOrigin(edge, call.method);
+  if (isFailure(route)) return route;
+  const native = call.binding === codec.binding && call.generation === origin.generation;
+  return { call, origin, codec, request, caller, route, native };
+}

@@ -1,0 +1,73 @@
+// A call from decoding to the client's answer, the same for every binding:
+//   client codec decodes -> admit (every policy, admit.ts) -> the origin
+//   codec's request, sent with failover and the caller's headers -> the one
+//   reply path (reply.ts) -> the client codec renders.
+// Each stage returns its value or a Failure (a row of errors/failures.ts),
+// which the client codec renders in its binding's form.
+import { decodeJsonRpc, jsonRpcClient } from "../bindings/jsonrpc-client";
+import { decodeRest, restClient } from "../bindings/rest-client";
+import { type Failure, isFailure } from "../errors/failures";
+import { rpcFailureResponse } from "../errors/responses";
+import type { EdgeRequest } from "../http/edge-request";
+import { clientQuery, originRequestHeaders } from "../proxy/forwarding-headers";
+import { type OriginReply, sendWithFailover } from "../proxy/send";
+import { type Admitted, admit, operationName } from "./admit";
+import type { Call, ClientCodec } from "./call";
+import { callerHeaders } from "./caller";
+import { respond } from "./reply";
+
+/** The admitted call to its origin: the forwarded headers, the caller's, the version it runs, with failover. */
+function send(edge: EdgeRequest, plan: Admitted): Promise<OriginReply | Failure> {
+  const { config } = edge.runtime;
+  const { caller, origin, request, route } = plan;
+  const consumed = caller && !config.forwardCredentials ? caller.consumed : [];
+  const headers = originRequestHeaders(edge.request.headers, config, {
+    scheme: edge.publicScheme,
+    host: edge.publicHost,
+    clientIp: edge.request.headers.get("cf-connecting-ip") ?? undefined,
+    consumed,
+  });
+  // The body is the origin codec's: the client's own type (none on a GET, or application/a2a+json) is not the origin's.
+  if (request.contentType === undefined) headers.delete("content-type");
+  else if (headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() !== request.contentType)
+    headers.set("content-type", request.contentType);
+  // The origin runs the version the edge checked (or translated to), never the client's own header: a call
+  // without one (the @a2a-js/sdk 1.3 client's GetExtendedAgentCard) was admitted by its method's generation,
+  // which an origin would read as 0.3 (§3.6); a REST call's version is its route's.
+  headers.set("a2a-version", origin.version);
+  const assert = caller ? callerHeaders(headers, edge, caller, operationName(plan.call.method)) : undefined;
+  const { body, httpMethod, url, audience } = request;
+  // A REST origin's request has its own URL (checked under its base); a JSON-RPC origin's is the route's, with failover.
+  const candidates = url === undefined ? route : { ...route, candidates: [url] };
+  return sendWithFailover(edge, candidates, {
+    headers,
+    body,
+    method: plan.call.method,
+    search: url === undefined ? clientQuery(edge.target.search, consumed) : request.query,
+    httpMethod,
+    // The assertion's audience is the origin this attempt goes to (a region's, a document's, ORIGIN_URL, ORIGIN_REST_URL).
+    beforeAttempt: assert && ((candidate, target, out) => assert(audience ?? candidate, httpMethod, target, body, out)),
+  });
+}
+
+async function runCall(edge: EdgeRequest, codec: ClientCodec, call: Call): Promise<Response> {
+  const plan = await admit(edge, call);
+  if (isFailure(plan)) return codec.failure(plan, call);
+  const reply = await send(edge, plan);
+  if (isFailure(reply)) return codec.failure(reply, call);
+  const answer = await respond(edge, plan, reply, codec);
+  return isFailure(answer) ? codec.failure(answer, call) : answer;
+}
+
+/** POST <RPC_PATH>: a JSON-RPC call. */
+export async function handleRpc(edge: EdgeRequest): Promise<Response> {
+  const call = await decodeJsonRpc(edge);
+  if ("failure" in call) return rpcFailureResponse(call.failure, call.id);
+  return runCall(edge, jsonRpcClient, call);
+}
+
+/** Any method under <REST_PATH>: an HTTP+JSON call. */
+export async function handleRest(edge: EdgeRequest, restPath: string): Promise<Response> {
+  const call = await decodeRest(edge, restPath);
+  return call instanceof Response ? call : runCall(edge, restClient, call);
+}
