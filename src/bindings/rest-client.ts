@@ -65,7 +65,7 @@ function refusal(refused: Failure, version: "0.3" | "1.0"): Response {
   if (version === "1.0") return httpFailureResponse(refused);
   const { status, code, message } = FAILURES[refused.reason];
   const headers = { "content-type": "application/json", ...refused.headers };
-  return new Response(JSON.stringify({ code, message: refused.detail ?? message }), { status, headers });
+  return new Response(JSON.stringify({ code, message: refused.detail ?? message }), { status: refused.status ?? status, headers });
 }
 
 /** A refusal of the edge's or a JSON-RPC error (-32009, -32601: HTTP 200 in the failure table) as the REST client's answer. */

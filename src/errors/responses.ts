@@ -57,8 +57,11 @@ export function httpFailureResponse(failure: Failure): Response {
   const { status, message } = FAILURES[failure.reason];
   const details: unknown[] = [errorInfo(failure)];
   if (failure.violations) details.push(badRequest(failure.violations));
-  const error = { code: status, status: STATUS_NAMES[status], message: failure.detail ?? message, details };
-  return new Response(JSON.stringify({ error }), { status, headers: { "content-type": "application/json", ...failure.headers } });
+  // An origin's own 4xx keeps its status (classify), with the edge's body.
+  const code = failure.status ?? status;
+  const names: Readonly<Record<number, string>> = STATUS_NAMES;
+  const error = { code, status: names[code] ?? names[status] ?? "UNKNOWN", message: failure.detail ?? message, details };
+  return new Response(JSON.stringify({ error }), { status: code, headers: { "content-type": "application/json", ...failure.headers } });
 }
 
 /** The one place a thrown error becomes a response (Hono's onError and the card fast path). */

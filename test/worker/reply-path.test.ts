@@ -127,6 +127,19 @@ describe("a REST origin's replies through the one reply path", () => {
     expect(logs.events("origin_failed")).toMatchObject([{ kind }]);
   });
 
+  it("keeps an origin's own 4xx of another media type, with the edge's body, for a REST client", async () => {
+    const logs = captureConsole();
+    const origin = fakeOrigin(
+      () => new Response("<html>no such task at 10.9.8.7</html>", { status: 404, headers: { "content-type": "text/html" } }),
+    );
+    const response = await callVia(origin, ...REST_CLIENT, makeEnv(REST_ORIGIN));
+    const text = await response.text();
+    expect(response.status).toBe(404);
+    expect(text).not.toContain("10.9.8.7");
+    expect(JSON.parse(text)).toMatchObject({ error: { code: 404, status: "NOT_FOUND" } });
+    expect(logs.events("origin_failed")).toMatchObject([{ kind: "invalid_response", status: 404 }]);
+  });
+
   it("passes a REST client's reply from a REST origin of its version through unread", async () => {
     const body = JSON.stringify({ message: { messageId: "m", role: "ROLE_AGENT", parts: [{ text: "x".repeat(4096) }] } });
     const origin = fakeOrigin(() => new Response(body, { headers: { "content-type": "application/json" } }));
