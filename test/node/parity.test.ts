@@ -1,0 +1,224 @@
+// The parity table (test/support/parity.ts) over raw sockets: the built bundle in workerd (Miniflare,
+// direct socket) and `wrangler dev`, each started once per origin setup and reused for every row,
+// in front of a real origin process (node:http on 127.0.0.1) that records what it receives and
+// answers by the row's plan. The same table through the worker in workerd: test/worker/parity.test.ts.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { buildBundle, serve, wranglerVars } from "../../bench/lib";
+import { type Captured, captureConsole, logEvents } from "../support/console";
+import {
+  apiKeys,
+  type CallContext,
+  callerOf,
+  cases,
+  DOCUMENT,
+  deploymentVars,
+  expectLogs,
+  expectOutcome,
+  keyOf,
+  normalAnswer,
+  type OriginReply,
+  type OriginSeen,
+  type Outcome,
+  type Row,
+  SETUPS,
+  type Setup,
+} from "../support/parity";
+import { ROOT, run, startWranglerDev } from "../support/processes";
+import { exchange } from "../support/raw-bounded";
+
+/** The RATE_LIMITER rule of both runtimes: refused calls of one setup (by address) stay under it. */
+const RATE_LIMIT = { limit: 10, period: 60 } as const;
+
+// ---- the origin: one process for every setup, answering JSON-RPC at /rpc and REST under /a2a/rest ----
+
+const origin = {
+  base: "",
+  host: "",
+  received: [] as OriginSeen[],
+  sent: [] as string[],
+  plan: normalAnswer as (seen: OriginSeen) => OriginReply,
+  record: true,
+  held: new Set<ServerResponse>(),
+};
+const server = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on("data", (chunk: Buffer) => chunks.push(chunk));
+  req.on("end", () => {
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]));
+    const seen: OriginSeen = { method: req.method ?? "", path: req.url ?? "", headers, body: Buffer.concat(chunks).toString() };
+    let reply: OriginReply;
+    try {
+      reply = origin.plan(seen);
+    } catch (error) {
+      reply = { status: 599, headers: { "content-type": "text/plain" }, chunks: [String(error)] };
+    }
+    if (origin.record) {
+      origin.received.push(seen);
+      origin.sent.push(reply.chunks.join(""));
+    }
+    res.writeHead(reply.status, reply.headers);
+    for (const chunk of reply.chunks) res.write(chunk);
+    if (reply.hold) {
+      origin.held.add(res);
+      res.on("close", () => origin.held.delete(res));
+    } else res.end();
+  });
+});
+
+// ---- the runtimes ----
+
+interface Target {
+  port: number;
+  /** The worker's log events since `mark`. */
+  events: (mark: number) => string[];
+  /** A position in the log, for `events`. */
+  mark: () => number;
+  stop: () => Promise<void>;
+}
+
+let bundle: { path: string };
+let keys: string;
+let logs: Captured | undefined;
+
+async function workerd(vars: Record<string, string>): Promise<Target> {
+  const served = await serve({
+    modules: true,
+    scriptPath: bundle.path,
+    modulesRoot: join(bundle.path, ".."),
+    kvNamespaces: ["SKILLS"],
+    bindings: { ...wranglerVars(), ...vars },
+    ratelimits: { RATE_LIMITER: { namespace_id: "1001", simple: RATE_LIMIT } },
+  });
+  const kv = await served.mf.getKVNamespace("SKILLS");
+  await kv.put("default", JSON.stringify(DOCUMENT));
+  // Miniflare prints the worker's console through this process's console, taken per test (beforeEach below).
+  return {
+    port: Number(served.url.port),
+    mark: () => logs?.lines.length ?? 0,
+    events: (mark) => (logs?.lines.slice(mark) ?? []).flatMap((line) => logEvents(line).map((e) => e.event)),
+    stop: served.stop,
+  };
+}
+
+/** wrangler.toml with `main` absolute and the `[[ratelimits]]` binding, in a directory of its own (wrangler dev reloads when its config changes). */
+function wranglerConfig(dir: string): string {
+  let config = readFileSync(join(ROOT, "wrangler.toml"), "utf8").replace(
+    /^main = "(.+)"$/m,
+    (_l, main: string) => `main = ${JSON.stringify(join(ROOT, main))}`,
+  );
+  config += `\n[[ratelimits]]\nname = "RATE_LIMITER"\nnamespace_id = "1001"\nsimple = { limit = ${RATE_LIMIT.limit}, period = ${RATE_LIMIT.period} }\n`;
+  const path = join(dir, "wrangler.toml");
+  writeFileSync(path, config);
+  return path;
+}
+
+async function wranglerDev(vars: Record<string, string>): Promise<Target> {
+  const dir = mkdtempSync(join(tmpdir(), "parity-dev-"));
+  mkdirSync(join(dir, "config"));
+  const config = wranglerConfig(join(dir, "config"));
+  const persist = join(dir, "state");
+  const file = join(dir, "default.json");
+  writeFileSync(file, JSON.stringify(DOCUMENT));
+  const put = await run("node_modules/.bin/wrangler", [
+    ...["kv", "key", "put", "default", "--path", file, "--binding", "SKILLS", "--local", "--persist-to", persist, "--config", config],
+  ]);
+  expect(put.code, put.stderr).toBe(0);
+  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+  const { dev, base } = await startWranglerDev(["--config", config, "--persist-to", persist, ...varArgs]);
+  return {
+    port: Number(new URL(base).port),
+    mark: () => dev.output().length,
+    events: (mark) => logEvents(dev.output().slice(mark)).map((e) => e.event),
+    stop: async () => {
+      await dev.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const RUNTIMES = [
+  ["workerd (built bundle)", workerd],
+  ["wrangler dev", wranglerDev],
+] as const;
+
+beforeAll(async () => {
+  bundle = buildBundle();
+  keys = await apiKeys();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin.host = `127.0.0.1:${(server.address() as { port: number }).port}`;
+  origin.base = `http://${origin.host}`;
+});
+afterAll(async () => {
+  for (const res of origin.held) res.destroy();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+// ---- the rows ----
+
+let ip = 0;
+function contextOf(rowIndex: number, comboIndex: number): CallContext {
+  ip++;
+  return {
+    id: `call-${rowIndex}-${comboIndex}`,
+    key: keyOf(rowIndex, comboIndex),
+    caller: callerOf(rowIndex, comboIndex),
+    rateLimit: RATE_LIMIT.limit,
+    clientIp: `198.51.${Math.floor(ip / 250)}.${ip % 250}`,
+  };
+}
+
+async function runRow(target: Target, row: Row, rowIndex: number, comboIndex: number): Promise<void> {
+  const { combo } = cases().find((one) => one.rowIndex === rowIndex && one.comboIndex === comboIndex)!;
+  const ctx = contextOf(rowIndex, comboIndex);
+  origin.plan = normalAnswer;
+  origin.record = false;
+  for (const before of row.before?.(combo, ctx) ?? []) {
+    const answer = await exchange(target.port, before, 10_000, 1024 * 1024);
+    expect(answer.status, `a call before the row: ${answer.body}`).toBeLessThan(300);
+  }
+  origin.record = true;
+  origin.received = [];
+  origin.sent = [];
+  origin.plan = (seen) => (row.origin ?? normalAnswer)(seen, combo);
+  const mark = target.mark();
+  const call = row.call(combo, ctx);
+  const started = Date.now();
+  try {
+    const reply = await exchange(target.port, call, row.read?.ms ?? 5000, row.read?.maxBytes ?? 1024 * 1024);
+    const outcome: Outcome = { ...reply, elapsedMs: Date.now() - started, received: origin.received, sent: origin.sent };
+    expectOutcome(row, combo, ctx, call, outcome, origin.host);
+    // A client that went away cancels the origin's response (README "The proxy"): wait for that before
+    // ending a held one ourselves, which the edge would rightly log as a broken origin stream.
+    for (const deadline = Date.now() + 1000; origin.held.size > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+    // Log lines may trail the reply (a process's output): wait for those the row must produce.
+    const wanted = row.logs?.(combo) ?? [];
+    const deadline = Date.now() + 3000;
+    while (!wanted.every((event) => target.events(mark).includes(event)) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expectLogs(row, combo, target.events(mark));
+  } finally {
+    for (const res of origin.held) res.destroy();
+  }
+}
+
+describe.each(RUNTIMES)("parity over raw sockets, %s", (_runtime, start) => {
+  describe.each(SETUPS)("origin setup %s", (setup: Setup) => {
+    let target: Target;
+    beforeAll(async () => {
+      target = await start(deploymentVars(setup, origin.base, keys));
+    }, 120_000);
+    afterAll(async () => {
+      await target?.stop();
+    });
+    // What the built bundle's workerd logs reaches this process's console: taken for each test.
+    beforeEach(() => {
+      logs = captureConsole();
+    });
+    for (const { name, row, rowIndex, comboIndex } of cases((c) => c.setup === setup))
+      it(name, () => runRow(target, row, rowIndex, comboIndex), 30_000);
+  });
+});
