@@ -9,10 +9,10 @@
 import type { Call, ClientCodec } from "../call/call";
 import { requestVersion, versionHeaderOf } from "../call/version";
 import { FAILURES, type Failure, failure, isFailure } from "../errors/failures";
-import { httpFailureResponse, rpcErrorBody } from "../errors/responses";
+import { httpFailureBody, rpcErrorBody } from "../errors/responses";
 import type { EdgeRequest } from "../http/edge-request";
 import { readCallBody } from "../http/request-body";
-import { jsonRpcEventToRestEvent, jsonRpcToRestResponse, matchRestRoute, type RestRoute, restError, restToJsonRpc } from "../rest";
+import { jsonRpcEventToRestEvent, jsonRpcToRestResponse, matchRestRoute, type RestRoute, restToJsonRpc } from "../rest";
 
 const REST_TYPES = ["application/json", "application/a2a+json"];
 
@@ -57,15 +57,20 @@ async function bodyOf(edge: EdgeRequest): Promise<unknown | Failure> {
   }
 }
 
+/** An edge-made refusal's status and body in the REST client's error shape. */
+function refusalBody(refused: Failure, version: "0.3" | "1.0"): { status: number; body: string } {
+  if (version === "1.0") return httpFailureBody(refused);
+  const { status, code, message } = FAILURES[refused.reason];
+  return { status: refused.status ?? status, body: JSON.stringify({ code, message: refused.detail ?? message }) };
+}
+
 /**
  * An edge-made refusal in the REST client's error shape: 1.0's google.rpc.Status (§11.6), or for 0.3
  * (its routes under /v1) the JSON-RPC error object its SDKs read from a REST error body.
  */
 function refusal(refused: Failure, version: "0.3" | "1.0"): Response {
-  if (version === "1.0") return httpFailureResponse(refused);
-  const { status, code, message } = FAILURES[refused.reason];
-  const headers = { "content-type": "application/json", ...refused.headers };
-  return new Response(JSON.stringify({ code, message: refused.detail ?? message }), { status: refused.status ?? status, headers });
+  const { status, body } = refusalBody(refused, version);
+  return new Response(body, { status, headers: { "content-type": "application/json", ...refused.headers } });
 }
 
 /** A refusal of the edge's or a JSON-RPC error (-32009, -32601: HTTP 200 in the failure table) as the REST client's answer. */
@@ -112,8 +117,6 @@ export const restClient: ClientCodec = {
     const event = jsonRpcEventToRestEvent(call.generation, outcome);
     return unreadable !== undefined && typeof event === "string" ? { text: event, end: true, unreadable } : event;
   },
-  failureEvent(call, refused) {
-    const { code, message } = FAILURES[refused.reason];
-    return `event: error\ndata: ${JSON.stringify(restError(call.generation, { code, message: refused.detail ? `${message}: ${refused.detail}` : message }).body)}`;
-  },
+  // The stream's last event carries what a refusal's body would (REST 1.0 §11.7 error events: a google.rpc.Status).
+  failureEvent: (call, refused) => `event: error\ndata: ${refusalBody(refused, call.generation).body}`,
 };

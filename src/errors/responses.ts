@@ -52,8 +52,8 @@ function badRequest(violations: readonly FieldViolation[]): Record<string, unkno
   };
 }
 
-/** `{"error":{"code":404,"status":"NOT_FOUND","message":...,"details":[ErrorInfo, BadRequest?]}}`. */
-export function httpFailureResponse(failure: Failure): Response {
+/** `{"error":{"code":404,"status":"NOT_FOUND","message":...,"details":[ErrorInfo, BadRequest?]}}` and its status. */
+export function httpFailureBody(failure: Failure): { status: number; body: string } {
   const { status, message } = FAILURES[failure.reason];
   const details: unknown[] = [errorInfo(failure)];
   if (failure.violations) details.push(badRequest(failure.violations));
@@ -61,7 +61,12 @@ export function httpFailureResponse(failure: Failure): Response {
   const code = failure.status ?? status;
   const names: Readonly<Record<number, string>> = STATUS_NAMES;
   const error = { code, status: names[code] ?? names[status] ?? "UNKNOWN", message: failure.detail ?? message, details };
-  return new Response(JSON.stringify({ error }), { status: code, headers: { "content-type": "application/json", ...failure.headers } });
+  return { status: code, body: JSON.stringify({ error }) };
+}
+
+export function httpFailureResponse(failure: Failure): Response {
+  const { status, body } = httpFailureBody(failure);
+  return new Response(body, { status, headers: { "content-type": "application/json", ...failure.headers } });
 }
 
 /** The one place a thrown error becomes a response (Hono's onError and the card fast path). */

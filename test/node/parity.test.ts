@@ -190,9 +190,13 @@ async function runRow(target: Target, row: Row, rowIndex: number, comboIndex: nu
   try {
     const reply = await exchange(target.port, call, row.read?.ms ?? 5000, row.read?.maxBytes ?? 1024 * 1024);
     const outcome: Outcome = { ...reply, elapsedMs: Date.now() - started, received: origin.received, sent: origin.sent };
-    expectOutcome(row, combo, ctx, call, outcome, origin.host);
+    await expectOutcome(row, combo, ctx, call, outcome, origin.host);
     // A client that went away cancels the origin's response (README "The proxy"): wait for that before
     // ending a held one ourselves, which the edge would rightly log as a broken origin stream.
+    for (const deadline = Date.now() + 1000; origin.held.size > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+    // workerd learns that a client left only when it next writes to it: an origin stream that holds still
+    // is never cancelled. The origin then ends it cleanly (an origin that died is a row of its own).
+    for (const res of origin.held) res.end();
     for (const deadline = Date.now() + 1000; origin.held.size > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
     // Log lines may trail the reply (a process's output): wait for those the row must produce.
     const wanted = row.logs?.(combo) ?? [];

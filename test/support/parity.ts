@@ -86,6 +86,12 @@ export const DOCUMENT = {
 export const RPC_PATH = "/rpc";
 export const REST_BASE_PATH = "/a2a/rest";
 
+/** The key that signs A2A-Caller-Assertion in every deployment (a P-256 JWK, made once per test file). */
+const ASSERTION_KEY = await (async () => {
+  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  return JSON.stringify({ ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey), kid: "parity-assertion" });
+})();
+
 /** The vars of a setup's deployment; `originBase` is the origin server, e.g. `http://127.0.0.1:4000`. */
 export function deploymentVars(setup: Setup, originBase: string, apiKeys: string): Record<string, string> {
   const common = {
@@ -98,6 +104,7 @@ export function deploymentVars(setup: Setup, originBase: string, apiKeys: string
     ORIGIN_TIMEOUT_MS: "10000",
     KV_CACHE_TTL: "0",
     RATE_LIMIT_PERIOD: "60",
+    AUTH_ASSERTION_KEY: ASSERTION_KEY,
   };
   const [wire, version] = setup.split("-") as [Wire, string];
   const versions = version === "both" ? "1.0,0.3" : version;
@@ -110,6 +117,20 @@ export function deploymentVars(setup: Setup, originBase: string, apiKeys: string
 
 export const callerOf = (row: number, combo: number) => `r${row}c${combo}`;
 export const keyOf = (row: number, combo: number) => `parity-key-${row}-${combo}-0123456789`;
+
+/** A JWT's payload, unverified (the signature is checked by the suites of the assertion itself). */
+function jwtPayload(token: string): Record<string, unknown> {
+  const part = (token.split(".")[1] ?? "").replaceAll("-", "+").replaceAll("_", "/");
+  return JSON.parse(atob(part.padEnd(Math.ceil(part.length / 4) * 4, "="))) as Record<string, unknown>;
+}
+
+async function sha256Base64url(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return btoa(String.fromCharCode(...digest))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
+}
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
@@ -407,7 +428,7 @@ export interface Row {
   /** How long and how much the runner reads of the reply. */
   read?: { ms: number; maxBytes: number };
   /** Checks beyond the expectation. */
-  check?: (outcome: Outcome, c: Combo, ctx: CallContext) => void;
+  check?: (outcome: Outcome, c: Combo, ctx: CallContext) => void | Promise<void>;
 }
 
 const reads = (c: Combo) => !c.native;
@@ -539,6 +560,24 @@ export const ROWS: readonly Row[] = [
     expect: () => ({ kind: "admitted" }),
     check: (outcome) => {
       for (const seen of outcome.received) expect(seen.headers[KEY_HEADER.toLowerCase()]).toBeUndefined();
+    },
+  },
+  {
+    name: "caller assertion signed for the origin that receives it, bound to its request",
+    policy: "A2A-Caller-Assertion",
+    klass: "admission",
+    call: (c, ctx) => clientCall(c, "send", ctx),
+    expect: () => ({ kind: "admitted" }),
+    check: async (outcome, c, ctx) => {
+      expect(outcome.received).toHaveLength(1);
+      for (const seen of outcome.received) {
+        const claims = jwtPayload(seen.headers["a2a-caller-assertion"] ?? "");
+        expect(claims).toMatchObject({ sub: `partnerKey:${ctx.caller}`, htm: seen.method, a2a_operation: "SendMessage" });
+        // The audience is the origin this attempt went to: ORIGIN_URL, or ORIGIN_REST_URL for a REST origin.
+        expect(new URL(String(claims.aud)).pathname).toBe(c.originWire === "rest" ? REST_BASE_PATH : RPC_PATH);
+        expect(new URL(String(claims.htu)).pathname).toBe(seen.path.split("?")[0]);
+        expect(claims.body_sha256).toBe(await sha256Base64url(seen.body));
+      }
     },
   },
   // ---- replies: what the origin answers, classified, bounded and rendered by the edge ----
@@ -748,7 +787,14 @@ export function sseEvents(text: string): { event: string; data: string }[] {
 }
 
 /** Every check of a row's expectation on one outcome. */
-export function expectOutcome(row: Row, c: Combo, ctx: CallContext, call: ClientCall, outcome: Outcome, originHost: string): void {
+export async function expectOutcome(
+  row: Row,
+  c: Combo,
+  ctx: CallContext,
+  call: ClientCall,
+  outcome: Outcome,
+  originHost: string,
+): Promise<void> {
   const expected = row.expect(c);
   const id = call.id;
   const summary = `HTTP ${outcome.status} ${outcome.headers["content-type"] ?? ""}: ${outcome.body.slice(0, 300)}`;
@@ -811,7 +857,7 @@ export function expectOutcome(row: Row, c: Combo, ctx: CallContext, call: Client
     }
   }
   if (expected.kind !== "refused") for (const seen of outcome.received) expectAdmittedRequest(seen, ctx);
-  row.check?.(outcome, c, ctx);
+  await row.check?.(outcome, c, ctx);
 }
 
 /** A translated answer in the client's binding: JSON-RPC envelope with the id and a result, REST a body (or events) without an error. */

@@ -159,7 +159,7 @@ async function runRow(row: Row, comboIndex: number, rowIndex: number): Promise<v
     received: origin.received,
     sent: origin.sent,
   };
-  expectOutcome(row, combo, ctx, call, outcome, ORIGIN_HOST);
+  await expectOutcome(row, combo, ctx, call, outcome, ORIGIN_HOST);
   expect(
     logs.lines.filter((line) => !line.includes('{"level":')),
     "console output that is no log event",
