@@ -23,6 +23,18 @@ function dotenv(text: string): Map<string, string> {
 
 const example = readFileSync(join(ROOT, ".dev.vars.example"), "utf8");
 
+/** The README's guide on one machine: its shell commands (continued lines joined) and the origin line it quotes. */
+function readmeGuide(): { commands: string[]; originLine: string } {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const start = readme.indexOf("### Front a private agent, on one machine");
+  const guide = readme.slice(start, readme.indexOf("\n### ", start + 1));
+  const blocks = [...guide.matchAll(/```sh\n([\s\S]*?)```/g)].map(([, block]) => block!.replaceAll("\\\n", ""));
+  return {
+    commands: blocks.flatMap((block) => block.split("\n")).filter((line) => line.trim() !== ""),
+    originLine: /`(origin: SendMessage: [^`]+)`/.exec(guide)?.[1] ?? "",
+  };
+}
+
 describe(".dev.vars.example", () => {
   it("points npm run dev at npm run origin and npm run issuer, with variables the worker declares", () => {
     const vars = dotenv(example);
@@ -79,6 +91,7 @@ describe("the local recipe: origin, issuer and dev server from the README", () =
   let dev: Started;
   let edge: string;
   let issuerUrl: string;
+  let originUrl: string;
   const npm = (script: string, args: string[]) => start("npm", ["run", script, "--", ...args], { LOCAL_SETUP_MARKER: marker }, scratch);
   const left = () => processesWithEnv("LOCAL_SETUP_MARKER", marker);
   const card = () => fetch(`${edge}/.well-known/agent-card.json`, { headers: { "A2A-Version": "1.0" } });
@@ -99,7 +112,7 @@ describe("the local recipe: origin, issuer and dev server from the README", () =
     edge = `http://127.0.0.1:${await freePort()}`;
     origin = npm("origin", ["--port", "0", "--edge", edge]);
     issuer = npm("issuer", ["--port", "0", "--audience", `${edge}/`]);
-    const originUrl = await waitForOutput(origin, /listening on (\S+)/, "npm run origin's listening line");
+    originUrl = await waitForOutput(origin, /listening on (\S+)/, "npm run origin's listening line");
     issuerUrl = await waitForOutput(issuer, /OpenID provider listening on (\S+)/, "npm run issuer's listening line");
     await waitForOutput(issuer, /^(TOKEN=.*)$/m, "npm run issuer's token command");
     // The README's steps: the example, with this run's ports, then the assertion key.
@@ -139,19 +152,34 @@ describe("the local recipe: origin, issuer and dev server from the README", () =
     expect(JSON.stringify(body)).not.toContain("login.acme.example.com");
   });
 
-  it("reaches the origin with the token the issuer's printed command gets, and the origin verifies the caller assertion", async () => {
+  it("reaches the origin with the README's commands, and the origin verifies the caller assertion as the README says", async () => {
     expect((await send({})).status).toBe(401);
-    const command = /^(TOKEN=.*)$/m.exec(issuer.output())![1]!;
-    const token = await run("sh", ["-c", `${command}; printf %s "$TOKEN"`]);
+    // The README's commands name the example's fixed addresses; this run's servers listen on free ports.
+    const here = (text: string) =>
+      text
+        .replaceAll(`http://127.0.0.1:${ISSUER_PORT}`, issuerUrl)
+        .replaceAll(`http://127.0.0.1:${ORIGIN_PORT}/`, originUrl)
+        .replaceAll(LOCAL_EDGE, edge);
+    const { commands, originLine } = readmeGuide();
+    const tokenCommand = commands.find((line) => line.startsWith("TOKEN="));
+    const call = commands.find((line) => line.startsWith(`curl -s ${LOCAL_EDGE}/ -H "Authorization: Bearer $TOKEN"`));
+    const stream = commands.find((line) => line.startsWith(`curl -sN ${LOCAL_EDGE}/`));
+    expect([tokenCommand, call, stream].every(Boolean), commands.join("\n")).toBe(true);
+    // What the issuer prints is what the README shows.
+    expect(issuer.output()).toContain(`\n${here(tokenCommand!)}\n`);
+
+    const token = await run("sh", ["-c", `${here(tokenCommand!)}; printf %s "$TOKEN"`]);
     expect(token.stdout).toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
-    const response = await send({ Authorization: `Bearer ${token.stdout}` });
-    expect(response.status).toBe(200);
-    const reply = (await response.json()) as { result?: { task?: { status?: { state?: string } } } };
-    expect(reply.result?.task?.status?.state).toBe("TASK_STATE_COMPLETED");
+    const answer = await run("sh", ["-c", `${here(tokenCommand!)}; ${here(call!)}`]);
+    const reply = JSON.parse(answer.stdout) as { result?: { task?: { status?: { state?: string } } } };
+    expect(reply.result?.task?.status?.state, answer.stdout).toBe("TASK_STATE_COMPLETED");
     await until(() => origin.output().includes("SendMessage: caller"), "the origin's line for the call");
-    expect(origin.output()).toContain(
-      `SendMessage: caller acmeBearer:${PARTNER.clientId}, scope travel:read; A2A-Caller-Assertion verified (iss ${edge}`,
-    );
+    expect(origin.output()).toContain(here(originLine));
+    expect(originLine).toContain("A2A-Caller-Assertion verified");
+
+    const events = await run("sh", ["-c", `${here(tokenCommand!)}; ${here(stream!)}`]);
+    expect(events.stdout).toContain('"kind":"status-update"');
+    expect(events.stdout).toContain('"state":"completed"');
   });
 
   it("stops each on SIGTERM or Ctrl-C to npm alone, the issuer taking its card out of local KV", async () => {
