@@ -87,7 +87,7 @@ function bundledCardSource(): Resolved {
 
 const runtimes = new WeakMap<object, Runtime | EdgeError>();
 
-/** Bindings read from the env; ORIGIN and RATE_LIMITER are optional and not declared in wrangler.toml (see README). */
+/** Bindings read from the env; ORIGIN and RATE_LIMITER are optional and not declared in wrangler.toml (see docs/deploy.md and docs/front-a-private-agent.md). */
 type RuntimeEnv = Env & { ORIGIN?: Fetcher; RATE_LIMITER?: RateLimit };
 
 function createRuntime(env: RuntimeEnv, deps: RuntimeDeps): Runtime | EdgeError {

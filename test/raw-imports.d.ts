@@ -1,4 +1,4 @@
-// Vite's `?raw` imports: a file's text as a string (used to check the README against the worker).
+// Vite's `?raw` imports: a file's text as a string (used to check the docs against the worker).
 declare module "*.md?raw" {
   const text: string;
   export default text;

@@ -1,9 +1,9 @@
 // What each card intake repair rule does, in words: `npm run card -- --check`
-// prints them, the README's table says the same, the tests hold both to the
+// prints them, the table of docs/card-data.md says the same, the tests hold both to the
 // rules the reader applies. Not imported by the worker (bundle size).
 import type { RepairRule } from "./repairs";
 
-/** Every repair rule, with what it does (the README's table says the same). */
+/** Every repair rule, with what it does (the table of docs/card-data.md says the same). */
 export const REPAIR_RULES = {
   "derived-field": "a field the edge derives itself (URLs, interfaces, protocol versions, old signatures) is a hint: replaced",
   "media-type": "a bare mode such as `text` becomes the media type both versions' schemas describe (`text/plain`)",

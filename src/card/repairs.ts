@@ -3,7 +3,7 @@
 // The rule names are the vocabulary of the log line, the page, the
 // Card-Repairs header, `npm run card -- --check` and the admin API answers.
 
-/** Every repair rule by name; what each does is in repair-rules.ts (for the CLI and the README, kept out of the worker bundle). */
+/** Every repair rule by name; what each does is in repair-rules.ts (for the CLI and docs/card-data.md, kept out of the worker bundle). */
 export type RepairRule =
   | "derived-field"
   | "media-type"

@@ -1,6 +1,6 @@
 // Every configuration variable, declared once: its env name, the Config field
 // it becomes, its parser and its value when unset. The Config type, the list
-// of names and the defaults the README table is checked against
+// of names and the defaults the table of docs/configuration.md is checked against
 // (test/node/readme.test.ts) all come from this table.
 import * as z from "zod/mini";
 import { fingerprints, headerName, issuerUrl, jwtAlgorithms, trustedUrl } from "./auth-values";

@@ -15,7 +15,8 @@ const card = (...args: string[]) => run("node_modules/.bin/tsx", ["scripts/card.
 const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as { scripts: Record<string, string> };
 /** An npm script's command as package.json has it, run without npm (whose own lines would wrap the script's stderr). */
 function script(name: string, args: string[], env: Record<string, string>) {
-  const [command, ...rest] = pkg.scripts[name]!.split(" ");
+  // `exec` (the servers' scripts: npm's signals reach them, not a shell in between) is the shell's, not a command.
+  const [command, ...rest] = pkg.scripts[name]!.replace(/^exec /, "").split(" ");
   return run(command === "tsx" ? "node_modules/.bin/tsx" : command!, [...rest, ...args], env);
 }
 
@@ -122,6 +123,13 @@ describe("bad usage, in every script and bench", () => {
     ["keys", ["--nope"], {}, "keys: unknown option --nope"],
     ["keys", ["--alg", "RSA"], {}, 'keys: --alg must be ES256 or EdDSA, not "RSA"'],
     ["keys", ["--for", "nope"], {}, 'keys: --for must be card or assertion, not "nope"'],
+    ["keys", ["--dev-vars=yes"], {}, "keys: --dev-vars takes no value"],
+    ["origin", ["--bogus"], {}, "origin: unknown option --bogus"],
+    ["origin", ["--port", "http"], {}, 'origin: --port must be a whole number up to 65535, not "http"'],
+    ["origin", ["--edge", "nowhere"], {}, 'origin: --edge must be the edge\'s base URL, not "nowhere"'],
+    ["issuer", ["--bogus"], {}, "issuer: unknown option --bogus"],
+    ["issuer", ["--alg", "HS256"], {}, 'issuer: --alg must be RS256 or ES256, not "HS256"'],
+    ["issuer", ["--ttl", "0"], {}, 'issuer: --ttl must be a whole number from 1 to 86400, not "0"'],
     ["skills:push", ["--bogus"], {}, "skills:push: unknown option --bogus"],
     ["skills:push", ["--local=yes"], {}, "skills:push: --local takes no value"],
     ["schema", ["--bogus"], {}, "schema: unknown option --bogus"],
@@ -156,7 +164,7 @@ describe("bad usage, in every script and bench", () => {
 
 describe("help and the assertion key", () => {
   it("prints the usage on stdout and exits 0 for --help", async () => {
-    for (const name of ["keys", "card", "skills:push"]) {
+    for (const name of ["keys", "card", "skills:push", "origin", "issuer"]) {
       const { code, stdout, stderr } = await script(name, ["--help"], {});
       expect(code, stderr).toBe(0);
       expect(stdout, name).toMatch(/^usage: .*npm run /);

@@ -72,4 +72,17 @@ describe("npm test beside a developer's dev state", () => {
       readFileSync(join(ROOT, "worker-configuration.d.ts"), "utf8"),
     );
   });
+
+  it("finds the types up to date with npm run types:check, whatever the generated file's header recorded", async () => {
+    // wrangler's --check re-runs the command the header names; a header without --env-file (types generated
+    // by a plain `wrangler types` in a checkout with no .dev.vars) would make it read this .dev.vars and
+    // call the types out of date. The script passes --env-file /dev/null itself.
+    const file = join(scratch, "worker-configuration.d.ts");
+    const generated = readFileSync(join(ROOT, "worker-configuration.d.ts"), "utf8");
+    expect(generated).toContain("--env-file=/dev/null ");
+    writeFileSync(file, generated.replace("--env-file=/dev/null ", ""));
+    const check = await run("npm", ["run", "types:check"], {}, scratch);
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+    expect(check.stdout).toContain("are up to date");
+  });
 });

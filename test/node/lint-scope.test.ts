@@ -1,20 +1,21 @@
 // `npm run lint` (part of `npm test`) checks what contributors write (src, test, scripts, bench and the
-// root config files), never what users generate in a checkout: the static cards of the README's
+// root config files), never what users generate in a checkout: the static cards of docs/static-card.md's
 // `npm run card -- ... --out` commands (public/), a card written elsewhere (out/), the bundle of
 // `npm run build` (dist/), `.dev.vars`, `.env` and local state (.wrangler/). Both halves run in a
 // scratch copy of the working tree: the lint passes beside all of that, and still refuses a contributor
 // file in each linted place that the formatter would change.
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, run } from "../support/processes";
 import { scratchCopy } from "../support/scratch";
 
-/** The README's commands that write files into the tree (`npm run card -- ... --out PATH`), verbatim. */
-const writingCommands = [...readFileSync(join(ROOT, "README.md"), "utf8").matchAll(/^(npm run card -- .*--out \S+.*)$/gm)].map(([line]) =>
-  line!.trim().split(/\s+/),
-);
+/** The documented commands that write files into the tree (`npm run card -- ... --out PATH`, docs/static-card.md), verbatim. */
+const documents = ["README.md", ...readdirSync(join(ROOT, "docs")).map((name) => `docs/${name}`)].filter((path) => path.endsWith(".md"));
+const writingCommands = documents
+  .flatMap((path) => [...readFileSync(join(ROOT, path), "utf8").matchAll(/^(npm run card -- .*--out \S+.*)$/gm)])
+  .map(([line]) => line!.trim().split(/\s+/));
 
 describe("npm run lint beside files users generate", () => {
   let scratch: string;

@@ -1,14 +1,59 @@
-// The README is part of the product: its configuration table and commands
-// must match the code.
-import { readFileSync } from "node:fs";
+// The README and docs/ are part of the product: the configuration table and
+// the commands must match the code, and every link between the files must
+// land on a file and a heading that exist.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CONFIG_DEFAULTS, CONFIG_VARIABLES } from "../../src/config";
 import { ROOT } from "../support/processes";
 
-const readme = readFileSync(`${ROOT}README.md`, "utf8");
+/** README.md and every docs/*.md, by path from the repository root. */
+const documents = new Map(
+  [
+    "README.md",
+    ...readdirSync(join(ROOT, "docs"))
+      .filter((name) => name.endsWith(".md"))
+      .map((name) => `docs/${name}`),
+  ].map((path) => [path, readFileSync(join(ROOT, path), "utf8")] as const),
+);
+const readme = documents.get("README.md")!;
+const configuration = documents.get("docs/configuration.md") ?? "";
+
+/** The text outside fenced code blocks (a `# comment` in a shell block is no heading, a `](` in it no link). */
+function prose(text: string): string {
+  let fenced = false;
+  return text
+    .split("\n")
+    .filter((line) => {
+      if (line.startsWith("```")) fenced = !fenced;
+      return !fenced && !line.startsWith("```");
+    })
+    .join("\n");
+}
+
+// GitHub's anchors: lower case, punctuation other than - and _ dropped, spaces as hyphens.
+const slug = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+const anchorsOf = (text: string) => new Set([...prose(text).matchAll(/^#{1,6} (.+)$/gm)].map(([, heading]) => slug(heading ?? "")));
+
+/** Every link of a document that stays in the repository: [path from the root (the document itself for `#x`), anchor]. */
+function links(path: string): Array<{ target: string; anchor: string | undefined; written: string }> {
+  const found = [...prose(documents.get(path)!).matchAll(/\]\(([^)\s]+)\)/g)].map(([, written]) => written!);
+  return found
+    .filter((written) => !/^[a-z]+:/i.test(written))
+    .map((written) => {
+      const [file = "", anchor] = written.split("#");
+      const target = file === "" ? path : relative(ROOT, join(ROOT, dirname(path), file));
+      return { target, anchor, written };
+    });
+}
+
 /** The configuration table: variable name -> its default cell, as written. */
 const defaultCells = new Map(
-  [...readme.matchAll(/^\| `([A-Z0-9_]+)` \| [^|]* \| ([^|]*) \|/gm)].map(([, name, cell]) => [name, cell?.trim()]),
+  [...configuration.matchAll(/^\| `([A-Z0-9_]+)` \| [^|]* \| ([^|]*) \|/gm)].map(([, name, cell]) => [name, cell?.trim()]),
 );
 
 /**
@@ -24,9 +69,9 @@ function writtenDefault(value: unknown): string | undefined {
 
 const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as { scripts: Record<string, string> };
 
-describe("README", () => {
-  it("documents every configuration variable in the table", () => {
-    for (const name of CONFIG_VARIABLES) expect(readme).toMatch(new RegExp(`^\\| \`${name}\` \\|`, "m"));
+describe("README and docs/", () => {
+  it("documents every configuration variable in the table of docs/configuration.md", () => {
+    for (const name of CONFIG_VARIABLES) expect(configuration).toMatch(new RegExp(`^\\| \`${name}\` \\|`, "m"));
   });
 
   it("states each plain default as the declaration does", () => {
@@ -35,25 +80,46 @@ describe("README", () => {
     for (const name of plain) expect(defaultCells.get(name), name).toBe(writtenDefault(CONFIG_DEFAULTS[name]));
   });
 
-  it("shows the two set-up commands and npm run dev on its first screen", () => {
+  it("shows the two set-up commands and npm run dev on the README's first screen", () => {
     const firstScreen = readme.split("\n").slice(0, 20).join("\n");
     for (const command of ["npm ci", "npm test", "npm run dev"]) expect(firstScreen).toContain(command);
   });
 
-  it("links only to headings it has", () => {
-    // GitHub's anchors: lower case, punctuation other than - and _ dropped, spaces as hyphens.
-    const slug = (heading: string) =>
-      heading
-        .toLowerCase()
-        .replace(/[^\p{L}\p{N}\s_-]/gu, "")
-        .replace(/\s/g, "-");
-    const anchors = new Set([...readme.matchAll(/^#{1,6} (.+)$/gm)].map(([, heading]) => slug(heading ?? "")));
-    const links = [...readme.matchAll(/\]\(#([^)]+)\)/g)].map(([, anchor]) => anchor);
-    expect(links.length).toBeGreaterThan(10);
-    for (const anchor of links) expect(anchors, anchor).toContain(anchor);
+  it("keeps the README to a few screens: the quick start and the first guides, the reference in docs/", () => {
+    expect(readme.split("\n").length).toBeLessThanOrEqual(150);
+    const headings = [...prose(readme).matchAll(/^### (.+)$/gm)].map(([, heading]) => heading);
+    expect(headings).toEqual(["Front a private agent, on one machine", "Sign the card", "Deploy"]);
+  });
+
+  it("links only to files and headings that exist, between the README and docs/ as within each", () => {
+    let across = 0;
+    for (const path of documents.keys()) {
+      for (const { target, anchor, written } of links(path)) {
+        expect(existsSync(join(ROOT, target)), `${path}: ${written}`).toBe(true);
+        if (target !== path) across++;
+        if (anchor === undefined) continue;
+        expect(statSync(join(ROOT, target)).isFile() && target.endsWith(".md"), `${path}: ${written} (an anchor into a non-document)`).toBe(
+          true,
+        );
+        expect(anchorsOf(readFileSync(join(ROOT, target), "utf8")), `${path}: ${written}`).toContain(anchor);
+      }
+    }
+    expect(across).toBeGreaterThan(30);
+  });
+
+  it("links every page of docs/ from the README", () => {
+    const linked = new Set(links("README.md").map(({ target }) => target));
+    for (const path of documents.keys()) if (path !== "README.md") expect(linked, path).toContain(path);
   });
 
   it("only names npm scripts that exist", () => {
-    for (const [, script] of readme.matchAll(/npm run ([\w:-]+)/g)) expect(Object.keys(pkg.scripts)).toContain(script);
+    let named = 0;
+    for (const [path, text] of documents) {
+      for (const [, script] of text.matchAll(/npm run (?:-s )?([\w:-]+)/g)) {
+        expect(Object.keys(pkg.scripts), `${path}: npm run ${script}`).toContain(script);
+        named++;
+      }
+    }
+    expect(named).toBeGreaterThan(50);
   });
 });

@@ -1,16 +1,26 @@
 // The README's commands, as real processes: `npm run build` (offline dry-run
 // bundle), `wrangler types --check`, and `npm run dev` serving the bundled card
 // and local KV documents, with wrangler flags after `--`.
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import bundled from "../../skills.json";
-import { isolatedWranglerConfig, NO_ENV_FILE } from "../support/hermetic";
-import { ROOT, run, type Started, start, startWranglerDev, WRANGLER_READY, waitForHttp, waitForOutput } from "../support/processes";
+import { NO_ENV_FILE } from "../support/hermetic";
+import {
+  processesWithEnv,
+  run,
+  type Started,
+  start,
+  startWranglerDev,
+  WRANGLER_READY,
+  waitForHttp,
+  waitForOutput,
+} from "../support/processes";
 import { schemaErrors } from "../support/schemas";
-import { until } from "../support/wait";
+import { until, within } from "../support/wait";
 
 describe("npm run build", () => {
   // 64 KiB until the REST binding (issue 13): 66.4 KiB with it (REST origins and tenants included), after
@@ -27,18 +37,12 @@ describe("npm run build", () => {
     expect(gzipBytes).toBeLessThanOrEqual(74 * 1024);
   });
 
-  it("has generated binding types that match wrangler.toml", async () => {
-    // `wrangler types --check` (4.86) ignores --env-file and counts a .dev.vars beside the config as
-    // bindings: checked against a copy of wrangler.toml with nothing beside it (test/support/hermetic.ts).
-    const { code, stdout, stderr } = await run("node_modules/.bin/wrangler", [
-      "types",
-      "--include-runtime=false",
-      "--strict-vars=false",
-      "--check",
-      "--config",
-      isolatedWranglerConfig(ROOT),
-    ]);
+  it("has generated binding types that match wrangler.toml (npm run types:check)", async () => {
+    // In this checkout, whatever .dev.vars a developer has beside wrangler.toml: the script reads none
+    // (--env-file /dev/null), as the types were generated (test/node/dev-state.test.ts proves it with one).
+    const { code, stdout, stderr } = await run("npm", ["run", "types:check"]);
     expect(code, stdout + stderr).toBe(0);
+    expect(stdout).toContain("are up to date");
   });
 });
 
@@ -46,6 +50,8 @@ describe("npm run dev", () => {
   let dev: Started;
   let base: string;
   let state: string;
+  /** In the environment of npm and of everything it starts: finds wrangler and workerd left behind, whatever their parent. */
+  const marker = randomUUID();
   const card = () => fetch(`${base}/.well-known/agent-card.json`, { headers: { "A2A-Version": "1.0" } });
   const kv = (...args: string[]) =>
     run("node_modules/.bin/wrangler", ["kv", "key", ...args, "--binding", "SKILLS", "--local", "--persist-to", state]);
@@ -60,7 +66,7 @@ describe("npm run dev", () => {
       ["run", "dev", "--", "--port", "0", "--inspector-port", "0", "--persist-to", state, ...NO_ENV_FILE, "--var", "CARD_MAX_AGE:123"],
       // What a user's shell has (vitest sets NODE_ENV=test, which Miniflare also takes as "fetch no request.cf"):
       // the script itself must keep Miniflare from fetching a sample request.cf.
-      { CLOUDFLARE_CF_FETCH_ENABLED: undefined, NODE_ENV: undefined },
+      { CLOUDFLARE_CF_FETCH_ENABLED: undefined, NODE_ENV: undefined, DEV_TEST_MARKER: marker },
     );
     base = await waitForOutput(dev, WRANGLER_READY, "npm run dev's Ready line");
     expect(new URL(base).port).not.toBe("8787");
@@ -104,6 +110,24 @@ describe("npm run dev", () => {
     const deleted = await kv("delete", "default");
     expect(deleted.code, deleted.stdout + deleted.stderr).toBe(0);
     await until(async () => (await card()).headers.get("card-source") === "bundled", "the bundled card again");
+  });
+
+  // Last in this block: it ends the server. A process manager, an IDE's stop button or `kill <npm pid>` signal
+  // npm alone, not its process group; npm passes the signal to the script's shell, and a shell that ran
+  // `wrangler dev` as its child died without passing it on, leaving wrangler and workerd serving the port.
+  it("stops wrangler and workerd when npm alone gets SIGTERM", async () => {
+    const left = () => processesWithEnv("DEV_TEST_MARKER", marker);
+    expect(left().some((line) => line.includes("workerd"))).toBe(true);
+    const exited = new Promise((resolve) => dev.child.once("exit", resolve));
+    try {
+      process.kill(dev.child.pid!, "SIGTERM");
+      await within(exited, "npm to exit after SIGTERM", 30_000);
+      await until(() => left().length === 0, `nothing left serving after SIGTERM to npm (left: ${left().join("; ")})`, 15_000, 100);
+      await expect(fetch(`${base}/`)).rejects.toThrow();
+    } finally {
+      // npm has exited, so dev.stop() does nothing: end what it left, by pid.
+      for (const line of left()) process.kill(Number(line.split(" ")[0]), "SIGKILL");
+    }
   });
 });
 

@@ -49,9 +49,11 @@ import { until } from "./wait";
 
 type SigningAlg = "RS256" | "ES256";
 
-interface IssuerOptions {
+export interface IssuerOptions {
   /** Port on 127.0.0.1 (`--port`, required on the command line; 0 = any free port). */
   port?: number;
+  /** One more client (npm run issuer's, for the scopes of the card it serves): its scopes join the provider's. */
+  extraClient?: { clientId: string; clientSecret: string; scope: string };
   /** Resource indicators (token audiences) the provider accepts. */
   resources?: string[];
   /** Access-token signing algorithm. Default RS256. */
@@ -81,9 +83,14 @@ async function newSigningKey(alg: SigningAlg): Promise<JWK> {
 
 type OidcProvider = typeof import("oidc-provider");
 
-function providerConfiguration({ errors }: OidcProvider, keys: JWK[], resources: string[], alg: SigningAlg, ttl: number): Configuration {
+function providerConfiguration(
+  { errors }: OidcProvider,
+  keys: JWK[],
+  { resources, alg, ttl, extraClient }: Required<Omit<IssuerOptions, "port" | "extraClient">> & Pick<IssuerOptions, "extraClient">,
+): Configuration {
+  const scopes = [...new Set([...SCOPES, ...(extraClient?.scope.split(" ") ?? [])])];
   return {
-    clients: Object.values(OIDC_CLIENTS).map((c) => ({
+    clients: [...Object.values(OIDC_CLIENTS), ...(extraClient ? [extraClient] : [])].map((c) => ({
       client_id: c.clientId,
       client_secret: c.clientSecret,
       scope: c.scope,
@@ -96,8 +103,10 @@ function providerConfiguration({ errors }: OidcProvider, keys: JWK[], resources:
     })),
     jwks: { keys: keys as NonNullable<Configuration["jwks"]>["keys"] },
     // Static scopes are checked against each client's `scope` (reader asking for a2a.write: invalid_scope).
-    scopes: ["openid", ...SCOPES],
+    scopes: ["openid", ...scopes],
     cookies: { keys: [randomBytes(32).toString("base64url")] },
+    // The token lifetime, stated (else oidc-provider prints a NOTICE at the first token about its default).
+    ttl: { ClientCredentials: ttl },
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
@@ -106,7 +115,7 @@ function providerConfiguration({ errors }: OidcProvider, keys: JWK[], resources:
         getResourceServerInfo: (_ctx, resourceIndicator) => {
           if (!resources.includes(resourceIndicator)) throw new errors.InvalidTarget();
           return {
-            scope: SCOPES.join(" "),
+            scope: scopes.join(" "),
             audience: resourceIndicator,
             accessTokenTTL: ttl,
             accessTokenFormat: "jwt",
@@ -137,11 +146,13 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-async function serveIssuer(options: IssuerOptions): Promise<{ issuer: string; stop(): Promise<void> }> {
+/** The provider on 127.0.0.1, in this process (the CLI below, and npm run issuer). */
+export async function serveIssuer(options: IssuerOptions): Promise<{ issuer: string; stop(): Promise<void> }> {
   const oidc = await import("oidc-provider");
   const alg = options.alg ?? "RS256";
   const resources = options.resources ?? DEFAULT_RESOURCES;
   const ttl = options.ttl ?? 300;
+  const settings = { resources, alg, ttl, extraClient: options.extraClient };
   let keys = [await newSigningKey(alg)];
   let handle: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
 
@@ -150,7 +161,7 @@ async function serveIssuer(options: IssuerOptions): Promise<{ issuer: string; st
     const retire = body !== "" && (JSON.parse(body) as { retire?: unknown }).retire === true;
     const key = await newSigningKey(alg);
     keys = retire ? [key] : [key, ...keys];
-    handle = new oidc.Provider(issuer, providerConfiguration(oidc, keys, resources, alg, ttl)).callback();
+    handle = new oidc.Provider(issuer, providerConfiguration(oidc, keys, settings)).callback();
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ kid: key.kid, kids: keys.map((k) => k.kid) }));
   };
@@ -172,7 +183,7 @@ async function serveIssuer(options: IssuerOptions): Promise<{ issuer: string; st
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  handle = new oidc.Provider(issuer, providerConfiguration(oidc, keys, resources, alg, ttl)).callback();
+  handle = new oidc.Provider(issuer, providerConfiguration(oidc, keys, settings)).callback();
   return {
     issuer,
     stop: () =>

@@ -96,6 +96,8 @@ export interface OriginAgentOptions {
   onlyV1?: boolean;
   /** Also serve the HTTP+JSON (REST) binding under this path (e.g. "/rest"), with @a2a-js/sdk's restHandler (1.0 routes). */
   restPath?: string;
+  /** Told of every JSON-RPC POST once its checks are done: `refused` says why it got 401 (npm run origin prints each call). */
+  onCall?: (request: RecordedRequest, refused?: string) => void;
 }
 
 export const ORIGIN_AGENT_NAME = "Origin Echo Agent";
@@ -335,12 +337,14 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
     if (trusted) {
       recorded.assertion = await verifyCaller(recorded.headers["a2a-caller-assertion"]);
       if (!recorded.assertion) {
+        options.onCall?.(recorded, "no verifiable A2A-Caller-Assertion");
         res.status(401).json({ jsonrpc: "2.0", id, error: { code: -32600, message: "Unauthorized: no verifiable A2A-Caller-Assertion." } });
         return;
       }
     }
 
     if (options.requiredAuthorization !== undefined && req.headers.authorization !== options.requiredAuthorization) {
+      options.onCall?.(recorded, "missing or wrong Authorization (the origin's own credential)");
       res
         .status(401)
         .set("WWW-Authenticate", 'Bearer realm="origin-agent"')
@@ -356,6 +360,7 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
       return;
     }
     req.body = isJson && trimmed !== "" ? parsed : undefined;
+    options.onCall?.(recorded);
 
     res.on("close", () => {
       const sse = String(res.getHeader("content-type") ?? "").startsWith("text/event-stream");

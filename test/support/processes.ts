@@ -26,12 +26,12 @@ export async function stopStarted(): Promise<void> {
  * Starts a command in its own process group (so stop() ends its children too).
  * Its own group also means a terminal's Ctrl-C never reaches it: whoever starts it stops it.
  */
-export function start(command: string, args: string[], env: Record<string, string | undefined> = {}): Started {
+export function start(command: string, args: string[], env: Record<string, string | undefined> = {}, cwd = ROOT): Started {
   // No network: Miniflare's sample `request.cf` is not fetched (a test may unset this to see what a user sees).
   const merged: NodeJS.ProcessEnv = { ...hermeticEnv(), CLOUDFLARE_CF_FETCH_ENABLED: "false", ...env };
   for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
   const child = spawn(command, args, {
-    cwd: ROOT,
+    cwd,
     env: merged,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,8 +1,9 @@
-// The README's table of card response headers is what the worker sends: each
-// cell that is one literal value is compared with a real response, so the
-// document cannot drift from the code (it once said `Vary: A2A-Version`).
+// The table of card response headers (docs/what-it-serves.md) is what the
+// worker sends: each cell that is one literal value is compared with a real
+// response, so the document cannot drift from the code (it once said
+// `Vary: A2A-Version`).
 import { describe, expect, it } from "vitest";
-import readme from "../../README.md?raw";
+import readme from "../../docs/what-it-serves.md?raw";
 import { call } from "../support/worker";
 
 const HEADER_ROW = "| header | `agent-card.json` | `agent.json` |";
@@ -10,7 +11,7 @@ const HEADER_ROW = "| header | `agent-card.json` | `agent.json` |";
 /** Rows of the table: header name -> [agent-card.json cell, agent.json cell]. */
 function documentedHeaders(): Map<string, [string, string]> {
   const start = readme.indexOf(HEADER_ROW);
-  expect(start, "the README's card header table").toBeGreaterThan(-1);
+  expect(start, "the card header table of docs/what-it-serves.md").toBeGreaterThan(-1);
   const rows = new Map<string, [string, string]>();
   for (const line of readme.slice(start).split("\n").slice(2)) {
     if (!line.startsWith("|")) break;
@@ -26,7 +27,7 @@ function documentedHeaders(): Map<string, [string, string]> {
 /** A cell that is exactly one `literal`; undefined for prose. */
 const literal = (cell: string) => /^`([^`]+)`$/.exec(cell)?.[1];
 
-describe("the README's card headers", () => {
+describe("the documented card headers", () => {
   it("match a real response of each path, cell by cell", async () => {
     const rows = documentedHeaders();
     let compared = 0;

@@ -1,0 +1,200 @@
+// The one-machine setup of the README, as a new user runs it: `.dev.vars.example` copied to `.dev.vars`,
+// `npm run keys -- --for assertion --dev-vars`, `npm run origin`, `npm run issuer`, `npm run dev`, the
+// token command the issuer prints, then a call through the edge that the origin accepts only with a
+// verified A2A-Caller-Assertion. In a scratch copy of the working tree (its own .dev.vars and local KV);
+// the fixed ports of the example are replaced by free ones, the rest of the file is used as it is.
+import { randomUUID } from "node:crypto";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ISSUER_PORT, LOCAL_EDGE, ORIGIN_CREDENTIAL, ORIGIN_PORT, PARTNER } from "../../scripts/local";
+import { CONFIG_VARIABLES } from "../../src/config";
+import { processesWithEnv, ROOT, run, type Started, start, WRANGLER_READY, waitForHttp, waitForOutput } from "../support/processes";
+import { scratchCopy } from "../support/scratch";
+import { until, within } from "../support/wait";
+
+/** KEY=VALUE lines of a dotenv file (wrangler's .dev.vars syntax), comments and blank lines skipped. */
+function dotenv(text: string): Map<string, string> {
+  const entries = text.split("\n").filter((line) => /^[A-Z_][A-Z0-9_]*=/.test(line));
+  return new Map(entries.map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]));
+}
+
+const example = readFileSync(join(ROOT, ".dev.vars.example"), "utf8");
+
+/** The README's guide on one machine: its shell commands (continued lines joined) and the origin line it quotes. */
+function readmeGuide(): { commands: string[]; originLine: string } {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const start = readme.indexOf("### Front a private agent, on one machine");
+  const guide = readme.slice(start, readme.indexOf("\n### ", start + 1));
+  const blocks = [...guide.matchAll(/```sh\n([\s\S]*?)```/g)].map(([, block]) => block!.replaceAll("\\\n", ""));
+  return {
+    commands: blocks.flatMap((block) => block.split("\n")).filter((line) => line.trim() !== ""),
+    originLine: /`(origin: SendMessage: [^`]+)`/.exec(guide)?.[1] ?? "",
+  };
+}
+
+describe(".dev.vars.example", () => {
+  it("points npm run dev at npm run origin and npm run issuer, with variables the worker declares", () => {
+    const vars = dotenv(example);
+    expect(vars.get("ORIGIN_URL")).toBe(`http://127.0.0.1:${ORIGIN_PORT}/`);
+    expect(JSON.parse(vars.get("ORIGIN_HEADERS") ?? "{}")).toEqual({ Authorization: ORIGIN_CREDENTIAL });
+    expect(vars.get("AUTH_JWT_ISSUER")).toBe(`http://127.0.0.1:${ISSUER_PORT}`);
+    expect(vars.get("AUTH_JWT_AUDIENCE")).toBe(`${LOCAL_EDGE}/`);
+    expect(vars.get("HOST_ALLOWLIST")).toBe(`${new URL(LOCAL_EDGE).host},localhost:${new URL(LOCAL_EDGE).port}`);
+    for (const name of vars.keys()) expect(CONFIG_VARIABLES).toContain(name);
+    // The edge the origin trusts by default is where npm run dev listens (wrangler.toml [dev]).
+    const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+    expect(LOCAL_EDGE).toBe(`http://${/^ip = "(.+)"$/m.exec(toml)?.[1]}:${/^port = (\d+)$/m.exec(toml)?.[1]}`);
+  });
+});
+
+describe("files a user makes in a checkout", () => {
+  it("keeps .dev.vars and the admin guide's admin-token.txt out of git, and .dev.vars.example in", async () => {
+    const ignored = await run("git", ["check-ignore", "--no-index", ".dev.vars", "admin-token.txt", ".dev.vars.example"]);
+    expect(ignored.stdout.split("\n").filter(Boolean).sort()).toEqual([".dev.vars", "admin-token.txt"]);
+  });
+});
+
+describe("npm run deploy", () => {
+  it("is wrangler deploy (with its flags after --: a dry run here, offline)", async () => {
+    const outdir = mkdtempSync(join(tmpdir(), "deploy-"));
+    try {
+      const { code, stdout, stderr } = await run("npm", ["run", "deploy", "--", "--dry-run", "--outdir", outdir]);
+      expect(code, stdout + stderr).toBe(0);
+      expect(stdout).toContain("--dry-run: exiting now.");
+      expect(readdirSync(outdir)).toContain("index.js");
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A port nothing listens on now: wrangler dev must know its own before it starts (the origin and the tokens name it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe("the local recipe: origin, issuer and dev server from the README", () => {
+  const marker = randomUUID();
+  let scratch: string;
+  let origin: Started;
+  let issuer: Started;
+  let dev: Started;
+  let edge: string;
+  let issuerUrl: string;
+  let originUrl: string;
+  const npm = (script: string, args: string[]) => start("npm", ["run", script, "--", ...args], { LOCAL_SETUP_MARKER: marker }, scratch);
+  const left = () => processesWithEnv("LOCAL_SETUP_MARKER", marker);
+  const card = () => fetch(`${edge}/.well-known/agent-card.json`, { headers: { "A2A-Version": "1.0" } });
+  const send = (headers: Record<string, string>) =>
+    fetch(`${edge}/`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "A2A-Version": "1.0", ...headers },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "SendMessage",
+        params: { message: { messageId: "m1", role: "ROLE_USER", parts: [{ text: "hi" }] } },
+      }),
+    });
+
+  beforeAll(async () => {
+    scratch = await scratchCopy("local-setup-");
+    edge = `http://127.0.0.1:${await freePort()}`;
+    origin = npm("origin", ["--port", "0", "--edge", edge]);
+    issuer = npm("issuer", ["--port", "0", "--audience", `${edge}/`]);
+    originUrl = await waitForOutput(origin, /listening on (\S+)/, "npm run origin's listening line");
+    issuerUrl = await waitForOutput(issuer, /OpenID provider listening on (\S+)/, "npm run issuer's listening line");
+    await waitForOutput(issuer, /^(TOKEN=.*)$/m, "npm run issuer's token command");
+    // The README's steps: the example, with this run's ports, then the assertion key.
+    copyFileSync(join(scratch, ".dev.vars.example"), join(scratch, ".dev.vars"));
+    const ports = readFileSync(join(scratch, ".dev.vars"), "utf8")
+      .replaceAll(`http://127.0.0.1:${ORIGIN_PORT}/`, originUrl)
+      .replaceAll(`http://127.0.0.1:${ISSUER_PORT}`, issuerUrl)
+      .replaceAll(LOCAL_EDGE, edge)
+      .replace(/^HOST_ALLOWLIST=.*$/m, `HOST_ALLOWLIST=${new URL(edge).host}`);
+    writeFileSync(join(scratch, ".dev.vars"), ports);
+    const keys = await run("npm", ["run", "keys", "--", "--for", "assertion", "--dev-vars"], {}, scratch);
+    expect(keys.code, keys.stderr).toBe(0);
+    expect(keys.stdout).toContain("AUTH_ASSERTION_KEY");
+    expect(dotenv(readFileSync(join(scratch, ".dev.vars"), "utf8")).get("AUTH_ASSERTION_KEY")).toMatch(/^'\{.*"d":/);
+    dev = npm("dev", ["--port", new URL(edge).port, "--inspector-port", "0"]);
+    await waitForOutput(dev, WRANGLER_READY, "npm run dev's Ready line");
+    await waitForHttp(`${edge}/.well-known/agent-card.json`, dev);
+  });
+  afterAll(async () => {
+    for (const started of [dev, issuer, origin]) await started?.stop();
+    for (const line of left()) process.kill(Number(line.split(" ")[0]), "SIGKILL");
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("prints where each listens and the next command to run", () => {
+    expect(origin.output()).toContain("next, in another terminal: npm run issuer");
+    expect(issuer.output()).toContain(`client ${PARTNER.clientId} / ${PARTNER.clientSecret}`);
+    // The provider's own warnings about a local set-up are not a new user's concern (scripts/issuer.ts).
+    expect(issuer.output()).not.toContain("oidc-provider WARNING");
+  });
+
+  it("serves a card that names the local issuer, not the sample's fictional one", async () => {
+    const response = await card();
+    expect(response.headers.get("card-source")).toBe(`kv:127.0.0.1`);
+    const body = (await response.json()) as { securitySchemes: Record<string, any> };
+    expect(body.securitySchemes.acmeOAuth.oauth2SecurityScheme.flows.clientCredentials.tokenUrl).toBe(`${issuerUrl}/token`);
+    expect(JSON.stringify(body)).not.toContain("login.acme.example.com");
+  });
+
+  it("reaches the origin with the README's commands, and the origin verifies the caller assertion as the README says", async () => {
+    expect((await send({})).status).toBe(401);
+    // The README's commands name the example's fixed addresses; this run's servers listen on free ports.
+    const here = (text: string) =>
+      text
+        .replaceAll(`http://127.0.0.1:${ISSUER_PORT}`, issuerUrl)
+        .replaceAll(`http://127.0.0.1:${ORIGIN_PORT}/`, originUrl)
+        .replaceAll(LOCAL_EDGE, edge);
+    const { commands, originLine } = readmeGuide();
+    const tokenCommand = commands.find((line) => line.startsWith("TOKEN="));
+    const call = commands.find((line) => line.startsWith(`curl -s ${LOCAL_EDGE}/ -H "Authorization: Bearer $TOKEN"`));
+    const stream = commands.find((line) => line.startsWith(`curl -sN ${LOCAL_EDGE}/`));
+    expect([tokenCommand, call, stream].every(Boolean), commands.join("\n")).toBe(true);
+    // What the issuer prints is what the README shows.
+    expect(issuer.output()).toContain(`\n${here(tokenCommand!)}\n`);
+
+    const token = await run("sh", ["-c", `${here(tokenCommand!)}; printf %s "$TOKEN"`]);
+    expect(token.stdout).toMatch(/^ey[\w-]+\.[\w-]+\.[\w-]+$/);
+    const answer = await run("sh", ["-c", `${here(tokenCommand!)}; ${here(call!)}`]);
+    const reply = JSON.parse(answer.stdout) as { result?: { task?: { status?: { state?: string } } } };
+    expect(reply.result?.task?.status?.state, answer.stdout).toBe("TASK_STATE_COMPLETED");
+    await until(() => origin.output().includes("SendMessage: caller"), "the origin's line for the call");
+    expect(origin.output()).toContain(here(originLine));
+    expect(originLine).toContain("A2A-Caller-Assertion verified");
+
+    const events = await run("sh", ["-c", `${here(tokenCommand!)}; ${here(stream!)}`]);
+    expect(events.stdout).toContain('"kind":"status-update"');
+    expect(events.stdout).toContain('"state":"completed"');
+  });
+
+  it("stops each on SIGTERM or Ctrl-C to npm alone, the issuer taking its card out of local KV", async () => {
+    for (const [started, signal] of [
+      [issuer, "SIGTERM"],
+      [origin, "SIGINT"],
+      [dev, "SIGTERM"],
+    ] as const) {
+      const exited = new Promise((resolve) => started.child.once("exit", resolve));
+      process.kill(started.child.pid!, signal);
+      await within(exited, `npm to exit after ${signal}`, 30_000);
+      if (started === issuer) expect(issuer.output()).toContain("issuer: SIGTERM, stopping");
+      if (started === origin) expect(origin.output()).toContain("origin: SIGINT, stopping");
+      if (started === issuer) expect((await card()).headers.get("card-source")).toBe("bundled");
+    }
+    await until(() => left().length === 0, `nothing left running (left: ${left().join("; ")})`, 15_000, 100);
+  });
+});
