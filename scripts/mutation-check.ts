@@ -1490,8 +1490,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "reply path: a JSON reply read within ORIGIN_REPLY_MAX_BYTES",
     file: "src/call/reply.ts",
-    from: "const read = await readMessageBody(response, { maxBytes, timeoutMs, excess: \"cancel\" });",
-    to: "const read = await readMessageBody(response, { maxBytes: 2 ** 30, timeoutMs, excess: \"cancel\" });",
+    from: 'const read = await readMessageBody(response, { maxBytes, timeoutMs, excess: "cancel" });',
+    to: 'const read = await readMessageBody(response, { maxBytes: 2 ** 30, timeoutMs, excess: "cancel" });',
     tests: [W("reply-path"), W("parity")],
   },
   {
