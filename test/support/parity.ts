@@ -13,10 +13,10 @@
 import { expect } from "vitest";
 import { FAILURES, type FailureReason, STATUS_NAMES } from "../../src/errors/failures";
 
-export type Generation = "0.3" | "1.0";
-export type Wire = "jsonrpc" | "rest";
-export type Binding = "jsonrpc-0.3" | "jsonrpc-1.0" | "rest-0.3" | "rest-1.0";
-export type OriginKind = "jsonrpc-same" | "jsonrpc-other" | "rest";
+type Generation = "0.3" | "1.0";
+type Wire = "jsonrpc" | "rest";
+type Binding = "jsonrpc-0.3" | "jsonrpc-1.0" | "rest-0.3" | "rest-1.0";
+type OriginKind = "jsonrpc-same" | "jsonrpc-other" | "rest";
 /** One edge configuration per origin setup: the runners start one runtime for each and reuse it. */
 export type Setup = "jsonrpc-both" | "jsonrpc-0.3" | "jsonrpc-1.0" | "rest-0.3" | "rest-1.0";
 
@@ -37,7 +37,7 @@ const BINDINGS: readonly Binding[] = ["jsonrpc-0.3", "jsonrpc-1.0", "rest-0.3", 
 const ORIGIN_KINDS: readonly OriginKind[] = ["jsonrpc-same", "jsonrpc-other", "rest"];
 const other = (g: Generation): Generation => (g === "1.0" ? "0.3" : "1.0");
 
-export const COMBOS: readonly Combo[] = BINDINGS.flatMap((binding) =>
+const COMBOS: readonly Combo[] = BINDINGS.flatMap((binding) =>
   ORIGIN_KINDS.map((origin): Combo => {
     const [wire, version] = binding.split("-") as [Wire, Generation];
     const originVersion = origin === "jsonrpc-other" ? other(version) : version;
@@ -63,16 +63,16 @@ export const SETUPS: readonly Setup[] = ["jsonrpc-both", "jsonrpc-0.3", "jsonrpc
 // ---- the edge's configuration ----
 
 /** ORIGIN_REPLY_MAX_BYTES of the parity runs: small, so that "too large" is cheap to provoke. */
-export const REPLY_MAX = 65_536;
-export const MAX_BODY = 8192;
-export const BODY_TIMEOUT_MS = 1000;
+const REPLY_MAX = 65_536;
+const MAX_BODY = 8192;
+const BODY_TIMEOUT_MS = 1000;
 /**
  * Operations let through. SendMessage is listed only by its 0.3 name and SendStreamingMessage only by
  * its 1.0 name (a list written for one version admits the other version's twin); CancelTask is not
  * listed at all.
  */
-export const ALLOWLIST = "message/send,SendStreamingMessage,GetTask,tasks/get,GetExtendedAgentCard,agent/getAuthenticatedExtendedCard";
-export const KEY_HEADER = "X-API-Key";
+const ALLOWLIST = "message/send,SendStreamingMessage,GetTask,tasks/get,GetExtendedAgentCard,agent/getAuthenticatedExtendedCard";
+const KEY_HEADER = "X-API-Key";
 
 /** The card-source document every parity deployment serves: every call needs an API key (edge authentication). */
 export const DOCUMENT = {
@@ -83,14 +83,18 @@ export const DOCUMENT = {
 };
 
 /** Where the origin answers, under the origin's base URL (no trailing slash). */
-export const RPC_PATH = "/rpc";
-export const REST_BASE_PATH = "/a2a/rest";
+const RPC_PATH = "/rpc";
+const REST_BASE_PATH = "/a2a/rest";
 
-/** The key that signs A2A-Caller-Assertion in every deployment (a P-256 JWK, made once per test file). */
-const ASSERTION_KEY = await (async () => {
-  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
-  return JSON.stringify({ ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey), kid: "parity-assertion" });
-})();
+/** The key that signs A2A-Caller-Assertion in every deployment (a P-256 JWK made for this suite alone). */
+const ASSERTION_KEY = JSON.stringify({
+  kty: "EC",
+  x: "wLMdGxSRE4g_XxLUuUhx9ZFqHv7El2rT8qJwklDWwJ8",
+  y: "ORF__gkGPJOqww_4DmZalduffs2fcAbvB0UQz9pXkcU",
+  crv: "P-256",
+  d: "EoFR5qtL61K9yGfQiNrR6ghrwDoC8XgDRWhct7BuZ1Q",
+  kid: "parity-assertion",
+});
 
 /** The vars of a setup's deployment; `originBase` is the origin server, e.g. `http://127.0.0.1:4000`. */
 export function deploymentVars(setup: Setup, originBase: string, apiKeys: string): Record<string, string> {
@@ -199,7 +203,7 @@ interface CallOptions {
 }
 
 /** The call of `operation` in the combination's client binding and version. */
-export function clientCall(c: Combo, operation: Operation, ctx: CallContext, options: CallOptions = {}): ClientCall {
+function clientCall(c: Combo, operation: Operation, ctx: CallContext, options: CallOptions = {}): ClientCall {
   const { text = "hi", taskId = "t1", tenant } = options;
   const key = options.key === undefined ? ctx.key : options.key;
   const headers: Record<string, string> = {
@@ -273,7 +277,7 @@ interface OriginCallRead {
 }
 
 /** Which call an origin request is: its binding, version, operation and JSON-RPC id. */
-export function readOriginCall(seen: OriginSeen): OriginCallRead {
+function readOriginCall(seen: OriginSeen): OriginCallRead {
   if (seen.path.startsWith(RPC_PATH)) {
     const { id, method } = JSON.parse(seen.body) as { id: unknown; method: string };
     const entry = Object.entries(RPC_METHODS).find(([, names]) => names["1.0"] === method || names["0.3"] === method);
@@ -327,17 +331,7 @@ export function normalAnswer(seen: OriginSeen): OriginReply {
 }
 
 /** Fixed strings an origin's fault reply carries that must never reach a client of a refused reply. */
-export const ORIGIN_DETAILS = [
-  "10.9.8.7",
-  "ECONNREFUSED",
-  "10.0.0.5",
-  "pg: connect",
-  "DebugInfo",
-  "/srv/app",
-  "nginx",
-  "<html",
-  "moved to",
-];
+const ORIGIN_DETAILS = ["10.9.8.7", "ECONNREFUSED", "10.0.0.5", "pg: connect", "DebugInfo", "/srv/app", "nginx", "<html", "moved to"];
 
 /** An origin 5xx whose JSON body names internal details, in the origin's binding. */
 function internalError(seen: OriginSeen): OriginReply {
@@ -389,7 +383,7 @@ function chunked(text: string, size = 65_536): string[] {
 }
 
 /** The size of the one SSE event that never ends (no blank line), sent in 64 KiB chunks, then held open. */
-export const BIG_EVENT = 1024 * 1024;
+const BIG_EVENT = 1024 * 1024;
 function endlessEvent(seen: OriginSeen): OriginReply {
   const read = readOriginCall(seen);
   const start = JSON.stringify(envelope(read, resultOf(read, "P"))).split('"P"')[0];
@@ -398,7 +392,7 @@ function endlessEvent(seen: OriginSeen): OriginReply {
 
 // ---- the rows ----
 
-export type Expectation =
+type Expectation =
   /** Refused by the edge before the origin: the origin receives nothing. */
   | { kind: "refused"; reason: FailureReason; status?: number; idNull?: boolean; header?: string }
   /** Admitted and sent; the origin's reply is refused: the edge's fixed body, nothing of the origin's. */
@@ -445,7 +439,7 @@ const originFailed = () => ["origin_failed"];
 const pathRefused = (c: Combo): Expectation => ({ kind: "refused", reason: c.wire === "rest" ? "NOT_FOUND" : "INVALID_PARAMS" });
 const STREAM_READ = { ms: 3000, maxBytes: 2 * BIG_EVENT };
 
-export const ROWS: readonly Row[] = [
+const ROWS: readonly Row[] = [
   // ---- admission: the edge refuses before the origin, in the client's binding ----
   {
     name: "body over MAX_BODY_BYTES",
@@ -709,7 +703,7 @@ const CODE_STATUS: Record<number, [number, string]> = {
 };
 
 /** The HTTP status and google.rpc.Code a REST client gets for `reason` (`status`: an origin's own 4xx kept). */
-export function restStatus(reason: FailureReason, status?: number): [number, string] {
+function restStatus(reason: FailureReason, status?: number): [number, string] {
   const spec = FAILURES[reason];
   if (status !== undefined) return [status, (STATUS_NAMES as Record<number, string>)[status] ?? "UNKNOWN"];
   if (spec.status !== 200) return [spec.status, STATUS_NAMES[spec.status]];
@@ -723,7 +717,7 @@ const hasReason = (list: unknown, reason: string) =>
   Array.isArray(list) && list.some((d) => typeof d === "object" && d !== null && d["@type"] === ERROR_INFO && d.reason === reason);
 
 /** An error body (or SSE error event data) in the client's binding, for `reason`. */
-export function expectErrorBody(c: Combo, reason: FailureReason, text: string, id: string | null | undefined, status?: number): void {
+function expectErrorBody(c: Combo, reason: FailureReason, text: string, id: string | null | undefined, status?: number): void {
   const spec = FAILURES[reason];
   let body: Record<string, unknown>;
   try {
@@ -767,7 +761,7 @@ function expectAdmittedRequest(seen: OriginSeen, ctx: CallContext): void {
 }
 
 /** The SSE events of a body: each block's `event` and joined `data`. */
-export function sseEvents(text: string): { event: string; data: string }[] {
+function sseEvents(text: string): { event: string; data: string }[] {
   return text
     .split(/\r?\n\r?\n/)
     .filter((block) => block.trim() !== "")
