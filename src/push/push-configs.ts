@@ -9,7 +9,7 @@
 // could move it there.
 import type { Operation } from "../a2a/operations";
 import { isJsonObject } from "../json";
-import { type PushUrlRules, pushUrlRefusal } from "./url-guard";
+import { type PushUrlRules, pushUrlRefusal, withinBytes } from "./url-guard";
 
 /** A config found: where (for the refusal's detail) and the value there. */
 interface FoundConfig {
@@ -45,7 +45,7 @@ function fieldRefusal(path: string, value: unknown, maxBytes: number): string | 
   if (value === undefined) return undefined;
   if (typeof value !== "string") return `${path} must be a string`;
   if (hasControl(value)) return `${path} must not contain CR, LF or other control characters`;
-  if (new TextEncoder().encode(value).length > maxBytes) return `${path} is longer than ${maxBytes} bytes (PUSH_FIELD_MAX_BYTES)`;
+  if (!withinBytes(value, maxBytes)) return `${path} is longer than ${maxBytes} bytes (PUSH_FIELD_MAX_BYTES)`;
   return undefined;
 }
 

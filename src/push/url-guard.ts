@@ -56,7 +56,9 @@ const LOCAL_SUFFIXES = [
   "lvh.me",
 ];
 
-const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
+const encoder = new TextEncoder();
+/** Whether `text` is at most `max` UTF-8 bytes: a UTF-16 unit is at most 3 bytes, so short text is not encoded. */
+export const withinBytes = (text: string, max: number) => text.length * 3 <= max || encoder.encode(text).length <= max;
 const withoutTrailingDots = (host: string) => host.replace(/\.+$/, "");
 const under = (host: string, suffix: string) => host === suffix || host.endsWith(`.${suffix}`);
 
@@ -99,7 +101,7 @@ function isLoopbackUrl(url: URL): boolean {
  */
 export function pushUrlRefusal(value: unknown, rules: PushUrlRules): string | undefined {
   if (typeof value !== "string") return "url must be a string";
-  if (utf8Bytes(value) > rules.maxBytes) return `url is longer than ${rules.maxBytes} bytes (PUSH_FIELD_MAX_BYTES)`;
+  if (!withinBytes(value, rules.maxBytes)) return `url is longer than ${rules.maxBytes} bytes (PUSH_FIELD_MAX_BYTES)`;
   let url: URL;
   try {
     url = new URL(value);

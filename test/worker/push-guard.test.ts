@@ -219,6 +219,9 @@ describe("pushConfigRefusal: every place a config sits, every field", () => {
     expect(check({ url: ok, token: "a\u0000b" })).toContain("control characters");
     expect(check({ url: ok, token: "t".repeat(2049) })).toContain("token is longer than 2048 bytes");
     expect(check({ url: ok, token: 5 })).toContain("token must be a string");
+    // Bytes, not characters: 1,025 two-byte characters are 2,050 bytes.
+    expect(check({ url: ok, token: "é".repeat(1025) })).toContain("token is longer than 2048 bytes");
+    expect(check({ url: ok, token: "é".repeat(1024) })).toBeUndefined();
     expect(check({ url: ok, authentication: { credentials: "a\nb" } })).toContain("authentication.credentials");
     expect(check({ url: ok, authentication: { scheme: "Bearer\r\n" } })).toContain("authentication.scheme");
     expect(check({ url: ok, authentication: { schemes: ["Basic\n"] } })).toContain("authentication.schemes[]");
