@@ -1542,7 +1542,7 @@ export const MUTATIONS: Mutation[] = [
     file: "src/call/admit.ts",
     from: "  if (refused) return refused;",
     to: "  if (false) return refused;",
-    tests: [W("push-edge"), W("parity")],
+    tests: [W("push-edge"), W("parity"), N("e2e-push")],
   },
   {
     name: "push: https only",
