@@ -1692,6 +1692,13 @@ export const MUTATIONS: Mutation[] = [
     tests: [W("push-guard")],
   },
   {
+    name: "push: the refused field as google.rpc.BadRequest",
+    file: "src/push/guard-stage.ts",
+    from: "{ violations: [refused] }",
+    to: "{}",
+    tests: [W("push-edge")],
+  },
+  {
     name: "push: the request's own host",
     file: "src/push/guard-stage.ts",
     from: "return hosts.has(hostname) ? hosts : new Set([...hosts, hostname]);",

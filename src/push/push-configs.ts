@@ -8,6 +8,7 @@
 // it): a config in the other generation's place is no less a URL the origin may call, and the bridge
 // could move it there.
 import type { Operation } from "../a2a/operations";
+import type { FieldViolation } from "../errors/failures";
 import { isJsonObject } from "../json";
 import { type PushUrlRules, pushUrlRefusal, withinBytes } from "./url-guard";
 
@@ -40,48 +41,57 @@ function configsOf(operation: Operation | undefined, params: unknown): FoundConf
 /** C0 controls and DEL: a token or credential the origin sends as a header value must not split or end it. */
 const hasControl = (text: string) => [...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
 
-/** Why a header-bound field (token, credentials, scheme) is refused, or undefined. */
-function fieldRefusal(path: string, value: unknown, maxBytes: number): string | undefined {
+/** Why a header-bound field (token, credentials, scheme) is refused (what is wrong with it), or undefined. */
+function fieldRefusal(value: unknown, maxBytes: number): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "string") return `${path} must be a string`;
-  if (hasControl(value)) return `${path} must not contain CR, LF or other control characters`;
-  if (!withinBytes(value, maxBytes)) return `${path} is longer than ${maxBytes} bytes (PUSH_FIELD_MAX_BYTES)`;
+  if (typeof value !== "string") return "must be a string";
+  if (hasControl(value)) return "must not contain CR, LF or other control characters";
+  if (!withinBytes(value, maxBytes)) return `is longer than ${maxBytes} bytes (PUSH_FIELD_MAX_BYTES)`;
   return undefined;
 }
 
-/** Why one config is refused, or undefined. A config without `url` names nothing to call: the origin judges it. */
-function configRefusal({ path, value }: FoundConfig, rules: PushUrlRules): string | undefined {
+/** The refused field of an authentication object, or undefined. */
+function authRefusal(path: string, auth: unknown, maxBytes: number): FieldViolation | undefined {
+  if (auth === undefined) return undefined;
+  if (!isJsonObject(auth)) return { path, message: "must be an object" };
+  const schemes = Array.isArray(auth.schemes) ? auth.schemes : [];
+  const fields: [string, unknown][] = [
+    ["credentials", auth.credentials],
+    ["scheme", auth.scheme],
+    ...schemes.map((s): [string, unknown] => ["schemes[]", s]),
+  ];
+  for (const [name, field] of fields) {
+    const why = fieldRefusal(field, maxBytes);
+    if (why) return { path: `${path}.${name}`, message: why };
+  }
+  return undefined;
+}
+
+/** The refused field of one config, or undefined. A config without `url` names nothing to call: the origin judges it. */
+function configRefusal({ path, value }: FoundConfig, rules: PushUrlRules): FieldViolation | undefined {
   if (value === undefined || value === null) return undefined;
-  if (Array.isArray(value)) return `${path} must be one config, not a list (one push config per call)`;
-  if (!isJsonObject(value)) return `${path} must be an object`;
+  if (Array.isArray(value)) return { path, message: "must be one config, not a list (one push config per call)" };
+  if (!isJsonObject(value)) return { path, message: "must be an object" };
   if ("url" in value) {
     const why = pushUrlRefusal(value.url, rules);
-    if (why) return `${path}.${why}`;
+    if (why) return { path: `${path}.url`, message: why };
   }
-  const token = fieldRefusal(`${path}.token`, value.token, rules.maxBytes);
-  if (token) return token;
-  const auth = value.authentication;
-  if (auth === undefined) return undefined;
-  if (!isJsonObject(auth)) return `${path}.authentication must be an object`;
-  const schemes = Array.isArray(auth.schemes) ? auth.schemes : [];
-  for (const [name, field] of [["credentials", auth.credentials], ["scheme", auth.scheme], ...schemes.map((s) => ["schemes[]", s])]) {
-    const why = fieldRefusal(`${path}.authentication.${name}`, field, rules.maxBytes);
-    if (why) return why;
-  }
-  return undefined;
+  const token = fieldRefusal(value.token, rules.maxBytes);
+  if (token) return { path: `${path}.token`, message: token };
+  return authRefusal(`${path}.authentication`, value.authentication, rules.maxBytes);
 }
 
-/** Why a call's push configs may not reach the origin (the first rule a config breaks), or undefined. */
-export function pushConfigRefusal(operation: Operation | undefined, params: unknown, rules: PushUrlRules): string | undefined {
+/** The first field of a call's push configs that may not reach the origin (the rule it breaks), or undefined. */
+export function pushConfigRefusal(operation: Operation | undefined, params: unknown, rules: PushUrlRules): FieldViolation | undefined {
   const found = configsOf(operation, params);
   // Two configs in one call (both generations' places, or flat and nested): which one an origin reads is up to
   // its parser, so the edge would have checked a URL the origin may not use. The schemas allow one per call.
   if (found.filter(({ value }) => isJsonObject(value) && "url" in value).length > 1) {
-    return "push notification config refused: more than one push config in one call";
+    return { path: "params", message: "holds more than one push config in one call" };
   }
   for (const config of found) {
-    const why = configRefusal(config, rules);
-    if (why) return `push notification config refused: ${why}`;
+    const refused = configRefusal(config, rules);
+    if (refused) return refused;
   }
   return undefined;
 }

@@ -100,25 +100,25 @@ function isLoopbackUrl(url: URL): boolean {
  * would be called.
  */
 export function pushUrlRefusal(value: unknown, rules: PushUrlRules): string | undefined {
-  if (typeof value !== "string") return "url must be a string";
-  if (!withinBytes(value, rules.maxBytes)) return `url is longer than ${rules.maxBytes} bytes (PUSH_FIELD_MAX_BYTES)`;
+  if (typeof value !== "string") return "must be a string";
+  if (!withinBytes(value, rules.maxBytes)) return `is longer than ${rules.maxBytes} bytes (PUSH_FIELD_MAX_BYTES)`;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return "url is not an absolute URL";
+    return "is not an absolute URL";
   }
   const loopbackDev = rules.allowHttpLoopback && isLoopbackUrl(url);
   if (url.protocol !== "https:" && !(url.protocol === "http:" && loopbackDev)) {
-    return `url must use https: (${url.protocol} refused; http: only to loopback with PUSH_ALLOW_HTTP_LOOPBACK)`;
+    return `must use https: (${url.protocol} refused; http: only to loopback with PUSH_ALLOW_HTTP_LOOPBACK)`;
   }
-  if (url.username !== "" || url.password !== "") return "url must not carry userinfo (user:password@)";
+  if (url.username !== "" || url.password !== "") return "must not carry userinfo (user:password@)";
   const host = hostRefusal(url.hostname, rules);
-  if (host) return `url refused: ${host}`;
+  if (host) return `refused: ${host}`;
   const allowlist = rules.allowlist;
   const name = withoutTrailingDots(url.hostname);
   if (allowlist && !loopbackDev && !allowlist.some((pattern) => matchesHostPattern(name, pattern))) {
-    return "url refused: the host is not in PUSH_URL_ALLOWLIST";
+    return "refused: the host is not in PUSH_URL_ALLOWLIST";
   }
   return undefined;
 }

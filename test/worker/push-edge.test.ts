@@ -65,6 +65,28 @@ describe("push webhook hosts of the deployment", () => {
     expect(other.text).toContain("PUSH_URL_ALLOWLIST");
   });
 
+  it("a REST 1.0 refusal is google.rpc.Status INVALID_ARGUMENT with the field in a BadRequest", async () => {
+    const origin = fakeOrigin(answer);
+    const env = makeEnv({ ORIGIN_URL: ORIGIN, REST_PATH: "/rest", SKILLS: documentsKv({ default: { name: "Push Agent" } }) });
+    const response = await callVia(
+      origin,
+      "https://agents.example.com/rest/tasks/t1/pushNotificationConfigs",
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", "A2A-Version": "1.0" },
+        body: JSON.stringify({ url: "https://10.0.0.5/" }),
+      },
+      env,
+    );
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { status: string; message: string; details: Record<string, unknown>[] } };
+    expect(error.status).toBe("INVALID_ARGUMENT");
+    expect(error.message).toContain("push notification config refused: params.url refused");
+    const badRequest = error.details.find((detail) => detail["@type"] === "type.googleapis.com/google.rpc.BadRequest");
+    expect(badRequest?.fieldViolations).toEqual([{ field: "params.url", description: expect.stringContaining("private (10.0.0.0/8)") }]);
+    expect(origin.requests).toHaveLength(0);
+  });
+
   it("a bad PUSH_URL_ALLOWLIST is a configuration error naming the variable", async () => {
     const console = captureConsole();
     const { response, text } = await create("https://hooks.example.com/", { PUSH_URL_ALLOWLIST: "https://hooks.example.com/" });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config";
 import { ipv4Refusal, ipv6Refusal } from "../../src/push/ip-ranges";
-import { pushConfigRefusal } from "../../src/push/push-configs";
+import { pushConfigRefusal as refusalOf } from "../../src/push/push-configs";
 import { matchesHostPattern, type PushUrlRules, pushUrlRefusal } from "../../src/push/url-guard";
 
 const RULES: PushUrlRules = {
@@ -13,6 +13,12 @@ const RULES: PushUrlRules = {
   maxBytes: 2048,
 };
 const DEV: PushUrlRules = { ...RULES, allowHttpLoopback: true };
+
+/** The refused field and why, as the refusal's detail says it. */
+function pushConfigRefusal(...args: Parameters<typeof refusalOf>): string | undefined {
+  const refused = refusalOf(...args);
+  return refused && `${refused.path} ${refused.message}`;
+}
 
 /** [url, a word the refusal contains] */
 const REFUSED: readonly (readonly [string, string])[] = [
