@@ -1587,6 +1587,13 @@ export const MUTATIONS: Mutation[] = [
     tests: [W("push-guard")],
   },
   {
+    name: "push: not the edge's or the origin's IP literal",
+    file: "src/push/url-guard.ts",
+    from: "if (rules.ownHosts.has(host) && ",
+    to: "if (false && ",
+    tests: [W("push-guard")],
+  },
+  {
     name: "push: PUSH_URL_ALLOWLIST enforced",
     file: "src/push/url-guard.ts",
     from: "if (allowlist && !loopbackDev && !allowlist.some(",

@@ -69,6 +69,9 @@ export function matchesHostPattern(host: string, pattern: string): boolean {
 
 /** Why this host (URL.hostname form) may not be named, or undefined. */
 function hostRefusal(host: string, rules: PushUrlRules): string | undefined {
+  const own = "the host is this edge's or its origin's own host";
+  // An origin or edge named by a public IP literal is as much its own host as by name (not under the development exception).
+  if (rules.ownHosts.has(host) && !(rules.allowHttpLoopback && isLoopbackIp(host))) return own;
   if (host.startsWith("[")) {
     if (rules.allowHttpLoopback && isLoopbackIp(host)) return undefined;
     const why = ipv6Refusal(host.slice(1, -1));
@@ -84,7 +87,7 @@ function hostRefusal(host: string, rules: PushUrlRules): string | undefined {
   const local = LOCAL_SUFFIXES.find((suffix) => under(name, suffix));
   if (local) return `the host is under .${local}, a name that resolves only inside a network or to loopback`;
   if (!name.includes(".")) return "the host is a single-label name, resolved only inside a network";
-  if (rules.ownHosts.has(name)) return "the host is this edge's or its origin's own host";
+  if (rules.ownHosts.has(name)) return own;
   return undefined;
 }
 

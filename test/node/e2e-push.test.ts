@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { captureConsole } from "../support/console";
 import { startWorker } from "../support/e2e";
 import { type OriginAgent, startOriginAgent } from "../support/origin-agent";
 import type { Started } from "../support/processes";
@@ -124,6 +125,8 @@ describe("push webhooks through wrangler dev, to an @a2a-js/sdk origin that deli
   });
 
   it("a loopback receiver through the development exception: the SDK origin stores the config and delivers to it", async () => {
+    // The SDK's sender logs each delivery: taken and checked, so the suite stays quiet.
+    const console = captureConsole();
     const before = origin.requests.length;
     const { path, body, version } = pushCall("jsonrpc-1.0", true, { url: receiver.url, token: "client-token" });
     const response = await post(path, body, version);
@@ -135,7 +138,11 @@ describe("push webhooks through wrangler dev, to an @a2a-js/sdk origin that deli
     // The origin got the client's URL and token as sent (no relay) ...
     expect(origin.requests.at(-1)?.rawBody).toContain(receiver.url);
     // ... and POSTs the task's updates there itself, with the client's token.
-    const delivery = await until(() => receiver.deliveries.find((d) => d.body.includes(String(taskId))), "a notification at the receiver");
-    expect(delivery?.headers["x-a2a-notification-token"]).toBe("client-token");
+    const ofTask = () => receiver.deliveries.filter((d) => d.body.includes(String(taskId)));
+    await until(() => ofTask().some((d) => d.body.includes("TASK_STATE_COMPLETED")), "the task's last notification at the receiver");
+    for (const delivery of ofTask()) expect(delivery.headers["x-a2a-notification-token"]).toBe("client-token");
+    // Every delivery was logged by the sender, once it had been made.
+    await until(() => console.lines.length >= ofTask().length, "the sender's log of each delivery");
+    for (const line of console.lines) expect(line).toBe(`Push notification sent for task_id=${taskId} to URL: ${receiver.url}`);
   });
 });

@@ -9,7 +9,7 @@ import { matchesHostPattern, type PushUrlRules, pushUrlRefusal } from "../../src
 const RULES: PushUrlRules = {
   allowHttpLoopback: false,
   allowlist: undefined,
-  ownHosts: new Set(["agents.example.com", "agent-origin.example.net"]),
+  ownHosts: new Set(["agents.example.com", "agent-origin.example.net", "93.184.216.99", "[2606:4700::99]"]),
   maxBytes: 2048,
 };
 const DEV: PushUrlRules = { ...RULES, allowHttpLoopback: true };
@@ -101,6 +101,9 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ["https://agents.example.com/rpc", "own host"],
   ["https://AGENTS.example.com./", "own host"],
   ["https://agent-origin.example.net:8443/", "own host"],
+  ["https://93.184.216.99/hook", "own host"],
+  ["https://1572395107/hook", "own host"],
+  ["https://[2606:4700:0::99]/", "own host"],
   // size
   [`https://hooks.example.com/${"a".repeat(2048)}`, "PUSH_FIELD_MAX_BYTES"],
 ];
