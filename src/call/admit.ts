@@ -2,7 +2,9 @@
 // binding and version (README "How a request flows"), in this order:
 //   operation allowlist -> version served -> the origin's version has the
 //   operation -> authentication -> rate limit -> parameter checks (the call
-//   as the origin's request) -> the origin of this host.
+//   as the origin's request) -> the origin of this host -> push notification
+//   configs (their webhook URLs, push/guard-stage.ts: the origin's hosts are
+//   among those a webhook may not name).
 // The body cap, deadline and media type come first, where a client codec
 // reads the body (http/request-body.ts). A policy added later is a stage here
 // and a row of the parity table (test/support/parity.ts).
@@ -16,6 +18,7 @@ import { log } from "../log";
 import { jsonRpcOrigin } from "../origins/jsonrpc-origin";
 import { restOrigin } from "../origins/rest-origin";
 import type { OriginRoute } from "../proxy/origin-router";
+import { guardPushConfigs, pushRulesFor } from "../push/guard-stage";
 import type { Call, OriginCodec, OriginRequest } from "./call";
 import { admitCaller } from "./caller";
 import { generationOf, unservedVersion } from "./version";
@@ -89,6 +92,10 @@ export async function admit(edge: EdgeRequest, call: Call): Promise<Admitted | F
   if (isFailure(request)) return request;
   const route = await resolveOrigin(edge, call.method);
   if (isFailure(route)) return route;
+  // Both sides: what the caller sent and what the origin receives (the bridge moves configs between places).
+  const sides = origin === call ? [call] : [call, origin];
+  const refused = guardPushConfigs(sides, pushRulesFor(config, route, edge.hostname));
+  if (refused) return refused;
   const native = call.binding === codec.binding && call.generation === origin.generation;
   return { call, origin, codec, request, caller, route, native };
 }

@@ -160,6 +160,14 @@ export const hostAllowlist = z.pipe(
   }),
 );
 
+const HOST_PATTERN = /^(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+$/;
+
+/** PUSH_URL_ALLOWLIST: `hooks.example.com` (that host) or `*.example.com` (any host under it), lower case. */
+export const hostPatterns = z.pipe(
+  hostList.check(z.refine((hosts) => hosts.every((host) => HOST_PATTERN.test(host)), "expected hostnames or *.suffix patterns")),
+  z.transform((hosts): readonly string[] | undefined => (hosts.length === 0 ? undefined : hosts)),
+);
+
 /** Origins (scheme, host, port) of the URLs listed. */
 export const originsOfUrls = z.pipe(
   listOf(originUrl),

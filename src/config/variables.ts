@@ -11,6 +11,7 @@ import {
   corsOrigins,
   flag,
   hostAllowlist,
+  hostPatterns,
   listOf,
   oneOf,
   operationAllowlist,
@@ -86,6 +87,14 @@ export const VARIABLES = {
   // Origins a card-source document may name as its `originUrl` (multi-agent mode).
   DOCUMENT_ORIGINS: variable("documentOrigins", originsOfUrls, new Set<string>()),
   REGISTRY_WEBHOOKS: variable("registryWebhooks", listOf(originUrl), []),
+
+  // ---- push notifications (docs/push-notifications.md) ----
+  // Unset: any public host; set: only these hosts (`hooks.example.com`, `*.example.com`), after every other rule.
+  PUSH_URL_ALLOWLIST: variable("pushUrlAllowlist", hostPatterns),
+  // Local development only: webhooks over plain http: (and https:) to loopback (127.0.0.0/8, [::1], localhost).
+  PUSH_ALLOW_HTTP_LOOPBACK: variable("pushAllowHttpLoopback", flag, false),
+  // The largest push config url, token and authentication field, in UTF-8 bytes.
+  PUSH_FIELD_MAX_BYTES: variable("pushFieldMaxBytes", wholeNumber(64, 65_536), 2048),
 
   // ---- edge authentication (the card's own security schemes) ----
   EDGE_AUTH: variable("edgeAuth", oneOf(["enforce", "off"]), "enforce"),

@@ -29,7 +29,9 @@ function errorInfo(failure: Failure): Record<string, unknown> {
 /** The JSON-RPC `error` member: the table's code and message (plus a fixed detail), ErrorInfo in `data` (A2A 1.0 §9.5). */
 function rpcErrorObject(failure: Failure): RpcErrorObject {
   const { code, message } = FAILURES[failure.reason];
-  return { code, message: failure.detail ? `${message}: ${failure.detail}` : message, data: [errorInfo(failure)] };
+  // Field violations (a refused push config's field) travel as google.rpc.BadRequest beside the ErrorInfo.
+  const data = failure.violations ? [errorInfo(failure), badRequest(failure.violations)] : [errorInfo(failure)];
+  return { code, message: failure.detail ? `${message}: ${failure.detail}` : message, data };
 }
 
 export function rpcErrorBody(id: RpcId, failure: Failure): string {

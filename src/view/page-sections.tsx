@@ -72,6 +72,8 @@ const Extensions: FC<{ extensions: v1.AgentCapabilities["extensions"] }> = ({ ex
   ) : null;
 
 const yesNo = (on: boolean | undefined) => (on ? "yes" : "no");
+/** What the edge does with push configs (docs/push-notifications.md): guarded here, delivered by the agent (no relay). */
+const PUSH_NOTE = " (webhook URLs guarded at the edge; notifications sent by the agent, not relayed)";
 
 export const InterfacesSection: FC<{ card: v1.AgentCard }> = ({ card }) => (
   <section aria-labelledby="interfaces">
@@ -91,9 +93,9 @@ export const InterfacesSection: FC<{ card: v1.AgentCard }> = ({ card }) => (
       </tbody>
     </table>
     <p class="muted">
-      Streaming: {yesNo(card.capabilities.streaming)} · Push notifications: {yesNo(card.capabilities.pushNotifications)} · Extended card:{" "}
-      {yesNo(card.capabilities.extendedAgentCard)} · Input: {card.defaultInputModes.join(", ")} · Output:{" "}
-      {card.defaultOutputModes.join(", ")}
+      Streaming: {yesNo(card.capabilities.streaming)} · Push notifications: {yesNo(card.capabilities.pushNotifications)}
+      {card.capabilities.pushNotifications ? PUSH_NOTE : ""} · Extended card: {yesNo(card.capabilities.extendedAgentCard)} · Input:{" "}
+      {card.defaultInputModes.join(", ")} · Output: {card.defaultOutputModes.join(", ")}
     </p>
     <Extensions extensions={card.capabilities.extensions} />
   </section>

@@ -142,6 +142,8 @@ describe("bad usage, in every script and bench", () => {
     ["bench:proxy", [], { BENCH_SSE_SAMPLES: "0" }, 'bench:proxy: BENCH_SSE_SAMPLES must be a whole number >= 1, not "0"'],
     ["bench:scale", ["--bogus"], {}, "bench:scale: unknown option --bogus"],
     ["bench:scale", [], { BENCH_TOOL: "nope" }, 'bench:scale: BENCH_TOOL must be one of wrk, autocannon, not "nope"'],
+    ["bench:push", ["--bogus"], {}, "bench:push: unknown option --bogus"],
+    ["bench:push", [], { BENCH_ROUNDS: "0" }, 'bench:push: BENCH_ROUNDS must be a whole number >= 1, not "0"'],
     ["load", ["--bogus"], {}, "load: unknown option --bogus"],
     ["load", [], { LOAD_DURATION: "-1" }, 'load: LOAD_DURATION must be a whole number >= 1, not "-1"'],
     ["load", [], { LOAD_CONCURRENCY: "0" }, 'load: LOAD_CONCURRENCY must be a whole number >= 1, not "0"'],

@@ -29,8 +29,10 @@ import { type AgentCard, type AgentSkill, type Message, type Part, Role, TaskSta
 import {
   AgentEvent,
   type AgentExecutor,
+  DefaultPushNotificationSender,
   DefaultRequestHandler,
   type ExecutionEventBus,
+  InMemoryPushNotificationStore,
   InMemoryTaskStore,
   type RequestContext,
 } from "@a2a-js/sdk/server";
@@ -96,6 +98,11 @@ export interface OriginAgentOptions {
   onlyV1?: boolean;
   /** Also serve the HTTP+JSON (REST) binding under this path (e.g. "/rest"), with @a2a-js/sdk's restHandler (1.0 routes). */
   restPath?: string;
+  /**
+   * Support push notifications: configs kept in the SDK's InMemoryPushNotificationStore, task updates POSTed
+   * to each config's URL by its DefaultPushNotificationSender (as an origin does, from its own network).
+   */
+  push?: boolean;
   /** Told of every JSON-RPC POST once its checks are done: `refused` says why it got 401 (npm run origin prints each call). */
   onCall?: (request: RecordedRequest, refused?: string) => void;
 }
@@ -285,15 +292,19 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
   const url = `http://127.0.0.1:${port}/`;
 
   const legacyCompat = { enabled: !options.onlyV1 };
-  const card = originAgentCard(url, options.onlyV1, options.restPath ? `${url}${options.restPath.replace(/^\//, "")}` : undefined);
+  const baseCard = originAgentCard(url, options.onlyV1, options.restPath ? `${url}${options.restPath.replace(/^\//, "")}` : undefined);
+  const card: AgentCard = options.push
+    ? { ...baseCard, capabilities: { streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: true } }
+    : baseCard;
+  const pushStore = options.push ? new InMemoryPushNotificationStore() : undefined;
   const extendedCard: AgentCard = { ...card, skills: [echoSkill, extendedSkill] };
   const requestHandler = new DefaultRequestHandler(
     card,
     new InMemoryTaskStore(),
     new EchoExecutor(delayMs, options.hold, options.messageReply),
     undefined, // event bus manager
-    undefined, // push notification store
-    undefined, // push notification sender
+    pushStore,
+    pushStore ? new DefaultPushNotificationSender(pushStore, { timeout: 2000 }) : undefined,
     // A provider function is used whatever the user; a plain card would only be
     // returned to authenticated users (and UserBuilder.noAuthentication never is).
     async () => extendedCard,

@@ -71,7 +71,8 @@ const BODY_TIMEOUT_MS = 1000;
  * its 1.0 name (a list written for one version admits the other version's twin); CancelTask is not
  * listed at all.
  */
-const ALLOWLIST = "message/send,SendStreamingMessage,GetTask,tasks/get,GetExtendedAgentCard,agent/getAuthenticatedExtendedCard";
+const ALLOWLIST =
+  "message/send,SendStreamingMessage,GetTask,tasks/get,GetExtendedAgentCard,agent/getAuthenticatedExtendedCard,CreateTaskPushNotificationConfig";
 const KEY_HEADER = "X-API-Key";
 
 /** The card-source document every parity deployment serves: every call needs an API key (edge authentication). */
@@ -175,7 +176,7 @@ export interface CallContext {
   clientIp: string;
 }
 
-type Operation = "send" | "stream" | "get" | "cancel" | "card";
+type Operation = "send" | "stream" | "get" | "cancel" | "card" | "pushSet";
 
 const RPC_METHODS: Record<Operation, Record<Generation, string>> = {
   send: { "1.0": "SendMessage", "0.3": "message/send" },
@@ -183,6 +184,7 @@ const RPC_METHODS: Record<Operation, Record<Generation, string>> = {
   get: { "1.0": "GetTask", "0.3": "tasks/get" },
   cancel: { "1.0": "CancelTask", "0.3": "tasks/cancel" },
   card: { "1.0": "GetExtendedAgentCard", "0.3": "agent/getAuthenticatedExtendedCard" },
+  pushSet: { "1.0": "CreateTaskPushNotificationConfig", "0.3": "tasks/pushNotificationConfig/set" },
 };
 
 const MESSAGE: Record<Generation, (text: string) => unknown> = {
@@ -200,6 +202,34 @@ interface CallOptions {
   version?: string;
   contentType?: string;
   stall?: boolean;
+  /** A push notification config: inline in a send's configuration, or the config of a pushSet. */
+  push?: Record<string, unknown>;
+  /** Send `push` under both generations' names at once (two configs in one call). */
+  pushTwice?: boolean;
+}
+
+/** Where a send's configuration holds its push config, per client binding (0.3 REST: the proto's name). */
+const INLINE_PUSH: Record<Binding, string> = {
+  "jsonrpc-0.3": "pushNotificationConfig",
+  "jsonrpc-1.0": "taskPushNotificationConfig",
+  "rest-0.3": "pushNotification",
+  "rest-1.0": "taskPushNotificationConfig",
+};
+
+/** The params (JSON-RPC) or body (REST) of a send carrying `options.push` inline. */
+function sendBody(c: Combo, text: string, options: CallOptions): Record<string, unknown> {
+  const body: Record<string, unknown> = { message: MESSAGE[c.version](text) };
+  if (!options.push) return body;
+  const configuration: Record<string, unknown> = { [INLINE_PUSH[c.binding]]: options.push };
+  if (options.pushTwice) configuration[c.version === "1.0" ? "pushNotificationConfig" : "taskPushNotificationConfig"] = options.push;
+  return { ...body, configuration };
+}
+
+/** The params (JSON-RPC) or body (REST) of a pushSet: 1.0's flat TaskPushNotificationConfig, 0.3's nested one. */
+function pushSetBody(c: Combo, taskId: string, push: Record<string, unknown> = {}): Record<string, unknown> {
+  if (c.wire === "rest")
+    return c.version === "1.0" ? { ...push } : { name: `tasks/${taskId}/pushNotificationConfigs/c1`, pushNotificationConfig: push };
+  return c.version === "1.0" ? { taskId, ...push } : { taskId, pushNotificationConfig: push };
 }
 
 /** The call of `operation` in the combination's client binding and version. */
@@ -224,10 +254,12 @@ function clientCall(c: Combo, operation: Operation, ctx: CallContext, options: C
     id = ctx.id;
     const params =
       operation === "send" || operation === "stream"
-        ? { message: MESSAGE[c.version](text) }
+        ? sendBody(c, text, options)
         : operation === "card"
           ? {}
-          : { id: taskId, ...(tenant === undefined ? {} : { tenant }) };
+          : operation === "pushSet"
+            ? pushSetBody(c, taskId, options.push)
+            : { id: taskId, ...(tenant === undefined ? {} : { tenant }) };
     body = { jsonrpc: "2.0", id, method: RPC_METHODS[operation][c.version], params };
   } else {
     const prefix = c.version === "0.3" ? "/rest/v1" : tenant === undefined ? "/rest" : `/rest/${tenant}`;
@@ -237,9 +269,11 @@ function clientCall(c: Combo, operation: Operation, ctx: CallContext, options: C
       get: ["GET", `tasks/${taskId}`],
       cancel: ["POST", `tasks/${taskId}:cancel`],
       card: ["GET", c.version === "0.3" ? "card" : "extendedAgentCard"],
+      pushSet: ["POST", `tasks/${taskId}/pushNotificationConfigs`],
     } as const;
     [method, path] = [route[operation][0], `${prefix}/${route[operation][1]}`];
-    if (operation === "send" || operation === "stream") body = { message: MESSAGE[c.version](text) };
+    if (operation === "send" || operation === "stream") body = sendBody(c, text, options);
+    if (operation === "pushSet") body = pushSetBody(c, taskId, options.push);
     // A POST without a body still says what it is (the SDK's REST client sends `{}` with CancelTask).
     if (operation === "cancel") body = {};
   }
@@ -288,15 +322,20 @@ function readOriginCall(seen: OriginSeen): OriginCallRead {
   const version: Generation = path.startsWith("/v1/") ? "0.3" : "1.0";
   const operation: Operation = path.endsWith("message:send")
     ? "send"
-    : path.endsWith("message:stream")
-      ? "stream"
-      : path.endsWith(":cancel")
-        ? "cancel"
-        : path.endsWith("/card") || path.endsWith("extendedAgentCard")
-          ? "card"
-          : "get";
+    : path.endsWith("/pushNotificationConfigs")
+      ? "pushSet"
+      : path.endsWith("message:stream")
+        ? "stream"
+        : path.endsWith(":cancel")
+          ? "cancel"
+          : path.endsWith("/card") || path.endsWith("extendedAgentCard")
+            ? "card"
+            : "get";
   return { wire: "rest", version, operation, id: undefined };
 }
+
+/** A webhook every rule admits. */
+const ALLOWED_WEBHOOK = "https://hooks.example.com/a2a";
 
 const TASK_V1 = { id: "t1", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" } };
 const TASK_V03 = { kind: "task", id: "t1", contextId: "c1", status: { state: "completed" } };
@@ -311,6 +350,12 @@ function resultOf(read: OriginCallRead, pad = ""): unknown {
   const v1 = read.wire === "rest" || read.version === "1.0";
   const task = { ...(v1 ? TASK_V1 : TASK_V03), ...metadata };
   if (read.operation === "card") return { name: "Origin agent", description: pad || "private", version: "1" };
+  if (read.operation === "pushSet") {
+    const config = { id: "c1", url: ALLOWED_WEBHOOK };
+    if (read.wire === "rest" && read.version === "0.3")
+      return { name: "tasks/t1/pushNotificationConfigs/c1", pushNotificationConfig: config };
+    return v1 ? { taskId: "t1", ...config } : { taskId: "t1", pushNotificationConfig: config };
+  }
   if (read.operation === "send" || read.operation === "stream") return v1 ? { task } : task;
   return task;
 }
@@ -438,6 +483,27 @@ const originFailed = () => ["origin_failed"];
  */
 const pathRefused = (c: Combo): Expectation => ({ kind: "refused", reason: c.wire === "rest" ? "NOT_FOUND" : "INVALID_PARAMS" });
 const STREAM_READ = { ms: 3000, maxBytes: 2 * BIG_EVENT };
+
+/**
+ * One webhook per rule class of src/push/url-guard.ts and push-configs.ts: [rule, config, a word the refusal
+ * names]. Each is sent as a CreatePushNotificationConfig and inline in a send, in every binding.
+ */
+const PUSH_REFUSALS: readonly (readonly [string, Record<string, unknown>, string])[] = [
+  ["over plain http:", { url: "http://hooks.example.com/a2a" }, "https:"],
+  ["with userinfo", { url: "https://user:secret@hooks.example.com/a2a" }, "userinfo"],
+  ["at a private IPv4 address in hex", { url: "https://0x0a.0.0.5/admin" }, "private (10.0.0.0/8)"],
+  ["at cloud metadata in decimal", { url: "https://2852039166/latest/meta-data/" }, "link-local"],
+  ["at an IPv4-mapped IPv6 loopback", { url: "https://[::ffff:127.0.0.1]:6379/" }, "IPv4-mapped"],
+  ["at a unique-local IPv6 address", { url: "https://[fd00::5]/" }, "unique-local"],
+  ["at localhost", { url: "https://localhost:6379/" }, "localhost"],
+  ["at a .internal name", { url: "https://metadata.google.internal/computeMetadata/v1/" }, ".internal"],
+  ["with a CR/LF in its token", { url: ALLOWED_WEBHOOK, token: "t\r\nX-Injected: 1" }, "CR, LF"],
+  [
+    "with credentials over the size bound",
+    { url: ALLOWED_WEBHOOK, authentication: { scheme: "Bearer", schemes: ["Bearer"], credentials: "c".repeat(3000) } },
+    "PUSH_FIELD_MAX_BYTES",
+  ],
+];
 
 const ROWS: readonly Row[] = [
   // ---- admission: the edge refuses before the origin, in the client's binding ----
@@ -574,6 +640,44 @@ const ROWS: readonly Row[] = [
       }
     },
   },
+  // ---- push notification configs: every webhook URL checked before the origin sees it ----
+  ...PUSH_REFUSALS.flatMap(([rule, push, word]) =>
+    (["pushSet", "send"] as const).map(
+      (operation): Row => ({
+        name: `push config ${rule} (${operation === "send" ? "inline in a send" : "CreatePushNotificationConfig"})`,
+        policy: "push webhook URL",
+        klass: "admission",
+        call: (c, ctx) => clientCall(c, operation, ctx, { push }),
+        expect: refused("INVALID_PARAMS"),
+        check: (outcome) => expect(outcome.body, "the refusal names the rule").toContain(word),
+      }),
+    ),
+  ),
+  {
+    // JSON-RPC only: a REST 0.3 body's two names for the inline config are read as one (src/rest/proto-v03.ts).
+    name: "two push configs in one send (both generations' places)",
+    policy: "push webhook URL",
+    klass: "admission",
+    applies: (c) => c.wire === "jsonrpc",
+    call: (c, ctx) => clientCall(c, "send", ctx, { push: { url: ALLOWED_WEBHOOK }, pushTwice: true }),
+    expect: refused("INVALID_PARAMS"),
+    check: (outcome) => expect(outcome.body).toContain("more than one push config"),
+  },
+  ...(["pushSet", "send"] as const).map(
+    (operation): Row => ({
+      name: `push config with a public https URL admitted (${operation === "send" ? "inline in a send" : "CreatePushNotificationConfig"})`,
+      policy: "push webhook URL",
+      klass: "admission",
+      call: (c, ctx) => clientCall(c, operation, ctx, { push: { url: ALLOWED_WEBHOOK, token: "client-token" } }),
+      expect: () => ({ kind: "admitted" }),
+      check: (outcome) => {
+        expect(outcome.received).toHaveLength(1);
+        // The origin receives the config (translated, when bridged): the URL and token as the client sent them.
+        expect(outcome.received[0]?.body).toContain(ALLOWED_WEBHOOK);
+        expect(outcome.received[0]?.body).toContain("client-token");
+      },
+    }),
+  ),
   // ---- replies: what the origin answers, classified, bounded and rendered by the edge ----
   {
     name: "origin ordinary JSON answer",
