@@ -94,7 +94,7 @@ export async function admit(edge: EdgeRequest, call: Call): Promise<Admitted | F
   if (isFailure(route)) return route;
   // Both sides: what the caller sent and what the origin receives (the bridge moves configs between places).
   const sides = origin === call ? [call] : [call, origin];
-  const refused = guardPushConfigs(sides, pushRulesFor(config, route, edge.hostname));
+  const refused = guardPushConfigs(sides, () => pushRulesFor(config, route, edge.hostname));
   if (refused) return refused;
   const native = call.binding === codec.binding && call.generation === origin.generation;
   return { call, origin, codec, request, caller, route, native };

@@ -54,9 +54,11 @@ export function pushRulesFor(config: Config, route: OriginRoute, hostname: strin
 }
 
 /** INVALID_PARAMS naming the rule when a config of either side of the call is refused; undefined when all pass. */
-export function guardPushConfigs(calls: readonly GuardedCall[], rules: PushUrlRules): Failure | undefined {
+export function guardPushConfigs(calls: readonly GuardedCall[], rulesOf: PushUrlRules | (() => PushUrlRules)): Failure | undefined {
+  let rules: PushUrlRules | undefined;
+  const once = () => (rules ??= typeof rulesOf === "function" ? rulesOf() : rulesOf);
   for (const call of calls) {
-    const refused = pushConfigRefusal(call.operation, call.params, rules);
+    const refused = pushConfigRefusal(call.operation, call.params, once);
     // The detail for every binding; the field again as google.rpc.BadRequest for REST clients (A2A 1.0 §11.6).
     if (refused)
       return failure("INVALID_PARAMS", `push notification config refused: ${refused.path} ${refused.message}`, { violations: [refused] });

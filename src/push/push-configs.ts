@@ -82,8 +82,15 @@ function configRefusal({ path, value }: FoundConfig, rules: PushUrlRules): Field
 }
 
 /** The first field of a call's push configs that may not reach the origin (the rule it breaks), or undefined. */
-export function pushConfigRefusal(operation: Operation | undefined, params: unknown, rules: PushUrlRules): FieldViolation | undefined {
+export function pushConfigRefusal(
+  operation: Operation | undefined,
+  params: unknown,
+  /** The rules, or how to make them: built only for a call that carries a config (most carry none). */
+  rulesOf: PushUrlRules | (() => PushUrlRules),
+): FieldViolation | undefined {
   const found = configsOf(operation, params);
+  if (found.length === 0) return undefined;
+  const rules = typeof rulesOf === "function" ? rulesOf() : rulesOf;
   // Two configs in one call (both generations' places, or flat and nested): which one an origin reads is up to
   // its parser, so the edge would have checked a URL the origin may not use. The schemas allow one per call.
   if (found.filter(({ value }) => isJsonObject(value) && "url" in value).length > 1) {
