@@ -1,7 +1,7 @@
 // npm run bench:card — the card worker (built bundle, bundled skills.json, empty
 // KV) against a trivial worker that returns the same bytes as a static JSON
 // response, both in workerd via Miniflare, same autocannon load, side by side.
-// Goal: ratio >= 0.9, bundle gzip <= 72 KiB (64 until the REST binding, issue 13).
+// Goal: ratio >= 0.9, bundle gzip <= 72 KiB (64 until the REST binding).
 import { get as httpGet } from "node:http";
 import { type Cli, cli } from "../scripts/usage";
 import { buildBundle, runBench, serve, serveBundle } from "./lib";

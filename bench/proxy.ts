@@ -9,7 +9,7 @@
 //  4. what edge authentication costs: the same SendMessage, 1 connection (pure
 //     latency), without a check (EDGE_AUTH=off) and with a JWT check against an
 //     oidc-provider issuer (keys already fetched: the steady state);
-//  5. what the version bridge (issue 12) costs a SendMessage, both directions,
+//  5. what the version bridge costs a SendMessage, both directions,
 //     1 connection: a 0.3 client's message/send to a 1.0-only origin beside the
 //     same call to a 0.3 origin, and a 1.0 SendMessage to a 0.3-only origin
 //     beside the same call to a 1.0 origin (fixed-JSON origins answering in their

@@ -619,7 +619,7 @@ export const MUTATIONS: Mutation[] = [
     to: "    const [toClient, kept] = events.tee();\n    edge.keepAlive(kept.pipeTo(new WritableStream()));\n    return new Response(endStreamCleanly(toClient, broken, onBreak), { status: response.status, headers });",
     tests: [N("faults")],
   },
-  // ---- protocol bridge (issue 12): the wiring, then what each decision of src/bridge/ is guarded by ----
+  // ---- protocol bridge: the wiring, then what each decision of src/bridge/ is guarded by ----
   {
     name: "bridge: a call the origin does not speak is translated",
     file: "src/call/admit.ts",
@@ -915,7 +915,7 @@ export const MUTATIONS: Mutation[] = [
     to: 'origin.generation === "1.0" ? "v1" : "v0.3"',
     tests: [N("e2e-bridge")],
   },
-  // ---- REST binding (issue 13): what each decision of src/rest/ is guarded by ----
+  // ---- REST binding: what each decision of src/rest/ is guarded by ----
   {
     name: "rest: every 1.0 route under /{tenant} too",
     file: "src/rest/rest-routes.ts",

@@ -1,7 +1,7 @@
 // What corresponds between A2A 0.3 and 1.0 (SPEC-NOTES §1.4, §3.1): method
 // names, the two security-scheme forms, the two requirement forms. Data and
 // field-level conversions only: translating requests, results, errors and
-// events between versions (issue 12) is built on these tables, beside them.
+// events between versions is built on these tables, beside them.
 import { jsonObject, memberOf } from "../json";
 import { OPERATIONS, type Operation } from "./operations";
 import { mapValues, presentFields } from "./presence";

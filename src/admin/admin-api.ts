@@ -153,7 +153,7 @@ async function write(c: Context<AdminEnv>, runtime: Runtime, key: string, reques
 /**
  * RFC 6750 bearer token, any case of "Bearer" (RFC 9110 §11.1), compared as SHA-256 digests in constant
  * time by the edge's own API-key comparison (auth/api-keys.ts): hono/bearer-auth did the same for 0.7 KiB
- * gzip of the bundle (measured with the REST binding, issue 13).
+ * gzip of the bundle (measured with the REST binding).
  */
 function adminAuth(token: string): MiddlewareHandler<AdminEnv> {
   const stored = crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)).then((d) => new Map([["admin", new Uint8Array(d)]]));

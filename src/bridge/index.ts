@@ -1,4 +1,4 @@
-// Bridging protocol generations at the edge (issue 12): a caller speaks A2A 0.3
+// Bridging protocol generations at the edge: a caller speaks A2A 0.3
 // or 1.0 over JSON-RPC, the origin only the other. These pure mappers turn the
 // caller's request into the origin's, and everything the origin answers
 // (results, errors, each SSE event) into the caller's. Plain JSON in, plain

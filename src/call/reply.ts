@@ -26,8 +26,13 @@ import { EXTENDED_CARD_METHODS, publicExtendedCard } from "./extended-card";
 
 const decoder = new TextDecoder();
 
-function invalid(plan: Admitted, reply: OriginReply, detail: string, fields: Record<string, unknown> = {}): Failure {
+/** Says why the edge could not read the origin's reply (a JSON body or one event) in its log line. */
+function logUnreadable(plan: Admitted, reply: OriginReply, fields: Record<string, unknown> = {}): void {
   log("error", "origin_failed", { kind: "invalid_response", method: plan.call.method, origin: reply.origin, ...fields });
+}
+
+function invalid(plan: Admitted, reply: OriginReply, detail: string, fields: Record<string, unknown> = {}): Failure {
+  logUnreadable(plan, reply, fields);
   return failure("ORIGIN_INVALID_RESPONSE", detail);
 }
 
@@ -80,12 +85,7 @@ function readEvents(edge: EdgeRequest, plan: Admitted, reply: OriginReply, codec
     const value = parseEventJson(data.join("\n"));
     const decoded = value === undefined || exceedsDepth(value) ? undefined : plan.codec.decodeEvent(plan.origin, type, value);
     if (decoded === undefined) {
-      log("error", "origin_failed", {
-        kind: "invalid_response",
-        method: call.method,
-        origin: reply.origin,
-        unreadable: "an SSE event that is not JSON",
-      });
+      logUnreadable(plan, reply, { unreadable: "an SSE event that is not JSON" });
       return { text: codec.failureEvent(call, failure("ORIGIN_INVALID_RESPONSE", "origin agent sent an unreadable event")), end: true };
     }
     const { outcome, unreadable } = translated(plan, decoded);
@@ -93,12 +93,12 @@ function readEvents(edge: EdgeRequest, plan: Admitted, reply: OriginReply, codec
     const event = codec.event(call, outcome, fromRest ? other.filter((line) => !line.startsWith("event:")) : other, unreadable);
     if (typeof event === "string") return { text: event };
     // Nothing after an event the edge cannot read is passed on: the stream ends with the caller's error event.
-    log("error", "origin_failed", { kind: "invalid_response", method: call.method, origin: reply.origin, unreadable: event.unreadable });
+    logUnreadable(plan, reply, { unreadable: event.unreadable });
     return { text: event.text, end: true };
   };
   const maxEventChars = edge.runtime.config.originReplyMaxBytes;
   const overflow = () => {
-    log("error", "origin_failed", { kind: "invalid_response", method: call.method, origin: reply.origin, read: "event_too_large" });
+    logUnreadable(plan, reply, { read: "event_too_large" });
     return codec.failureEvent(call, failure("ORIGIN_INVALID_RESPONSE", "origin agent sent an event too large"));
   };
   return rewriteEvents(body, rewrite, { maxEventChars, overflow });

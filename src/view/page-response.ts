@@ -11,7 +11,7 @@ const pages = new WeakMap<BuiltCard<"v1">, string>();
 /**
  * The page's security headers: no script at all (the CSP forbids any), styles inline, images from https
  * only, plus what hono/secure-headers sets by default. Static, so written out: the middleware cost
- * 1.1 KiB gzip of the bundle (measured with the REST binding, issue 13) for a fixed list.
+ * 1.1 KiB gzip of the bundle (measured with the REST binding) for a fixed list.
  */
 const PAGE_SECURITY = {
   "content-security-policy":

@@ -1,4 +1,4 @@
-// The version bridge end to end (issue 12), with real peers only: an origin
+// The version bridge end to end, with real peers only: an origin
 // agent that speaks one A2A generation, the worker under `wrangler dev` told so
 // (ORIGIN_PROTOCOL_VERSIONS), and SDK clients of the other generation talking
 // only to the worker.

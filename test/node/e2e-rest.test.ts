@@ -1,4 +1,4 @@
-// The REST binding end to end (issue 13), real processes only: the @a2a-js/sdk
+// The REST binding end to end, real processes only: the @a2a-js/sdk
 // 1.3 origin agent (JSON-RPC only), the worker under `wrangler dev` with
 // REST_PATH=/rest in front of it, and the @a2a-js/sdk 1.3 client forced to its
 // HTTP+JSON transport, talking only to the worker. Every REST path the client
@@ -208,7 +208,7 @@ describe("the @a2a-js/sdk 1.3 client over HTTP+JSON, through the worker's REST b
     const card = await authenticated.transport.getExtendedAgentCard({ tenant: "" });
     expect(card.name).toBe(ORIGIN_AGENT_NAME);
     expect(card.skills.map((skill) => skill.id)).toContain(EXTENDED_SKILL_ID);
-    // Every interface is the worker's (the extended card lists only the JSON-RPC ones: see the report of issue 13's e2e).
+    // Every interface is the worker's (the extended card lists only the JSON-RPC ones: the SDK's own REST server lists only its JSON-RPC interfaces there).
     for (const face of card.supportedInterfaces) expect(face.url.startsWith(`${worker.base}/`), face.url).toBe(true);
     expect(routes(before)).toEqual(["GET /rest/extendedAgentCard"]);
     const text = await seen[before]!.text;

@@ -1,4 +1,4 @@
-// Holes found from outside (issue 8), tried where they were found: raw bytes
+// Holes found from outside, tried where they were found: raw bytes
 // on a socket to the built bundle in workerd (Miniflare, direct socket: no
 // proxy in front re-frames the request), with a real origin process counting
 // what reaches it; the host, KV and signing cases run again under `wrangler

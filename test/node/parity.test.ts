@@ -1,10 +1,4 @@
-// The parity table (test/support/parity.ts) over raw sockets: the built bundle in workerd (Miniflare,
-// direct socket) and `wrangler dev`, each started once per origin setup and reused for every row,
-// in front of a real origin process (node:http on 127.0.0.1) that records what it receives and
-// answers by the row's plan. The same table through the worker in workerd: test/worker/parity.test.ts.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildBundle, serve, wranglerVars } from "../../bench/lib";
@@ -27,7 +21,7 @@ import {
   SETUPS,
   type Setup,
 } from "../support/parity";
-import { ROOT, run, startWranglerDev } from "../support/processes";
+import { startWranglerDev, wranglerDevDir } from "../support/processes";
 import { exchange } from "../support/raw-bounded";
 
 /** The RATE_LIMITER rule of both runtimes: refused calls of one setup (by address) stay under it. */
@@ -104,38 +98,18 @@ async function workerd(vars: Record<string, string>): Promise<Target> {
   };
 }
 
-/** wrangler.toml with `main` absolute and the `[[ratelimits]]` binding, in a directory of its own (wrangler dev reloads when its config changes). */
-function wranglerConfig(dir: string): string {
-  let config = readFileSync(join(ROOT, "wrangler.toml"), "utf8").replace(
-    /^main = "(.+)"$/m,
-    (_l, main: string) => `main = ${JSON.stringify(join(ROOT, main))}`,
-  );
-  config += `\n[[ratelimits]]\nname = "RATE_LIMITER"\nnamespace_id = "1001"\nsimple = { limit = ${RATE_LIMIT.limit}, period = ${RATE_LIMIT.period} }\n`;
-  const path = join(dir, "wrangler.toml");
-  writeFileSync(path, config);
-  return path;
-}
-
+/** wrangler dev with the `[[ratelimits]]` binding, in a directory of its own. */
 async function wranglerDev(vars: Record<string, string>): Promise<Target> {
-  const dir = mkdtempSync(join(tmpdir(), "parity-dev-"));
-  mkdirSync(join(dir, "config"));
-  const config = wranglerConfig(join(dir, "config"));
-  const persist = join(dir, "state");
-  const file = join(dir, "default.json");
-  writeFileSync(file, JSON.stringify(DOCUMENT));
-  const put = await run("node_modules/.bin/wrangler", [
-    ...["kv", "key", "put", "default", "--path", file, "--binding", "SKILLS", "--local", "--persist-to", persist, "--config", config],
-  ]);
-  expect(put.code, put.stderr).toBe(0);
-  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-  const { dev, base } = await startWranglerDev(["--config", config, "--persist-to", persist, ...varArgs]);
+  const ratelimits = `\n[[ratelimits]]\nname = "RATE_LIMITER"\nnamespace_id = "1001"\nsimple = { limit = ${RATE_LIMIT.limit}, period = ${RATE_LIMIT.period} }\n`;
+  const { args, cleanUp } = await wranglerDevDir("parity-dev-", { default: DOCUMENT }, vars, ratelimits);
+  const { dev, base } = await startWranglerDev(args);
   return {
     port: Number(new URL(base).port),
     mark: () => dev.output().length,
     events: (mark) => logEvents(dev.output().slice(mark)).map((e) => e.event),
     stop: async () => {
       await dev.stop();
-      rmSync(dir, { recursive: true, force: true });
+      cleanUp();
     },
   };
 }

@@ -6,15 +6,13 @@
 // redirect or HTML never reaches the client, only the edge's fixed body (README "Faults").
 // The same rules at small sizes for every binding and origin kind: test/node/parity.test.ts.
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildBundle, serve, wranglerVars } from "../../bench/lib";
 import { rssMiB, workerdPids } from "../../bench/process-tree";
 import { type Captured, captureConsole, logEvents } from "../support/console";
-import { ROOT, run, startWranglerDev } from "../support/processes";
+import { startWranglerDev, wranglerDevDir } from "../support/processes";
 import { type BoundedCall, type BoundedReply, exchange } from "../support/raw-bounded";
 
 const MiB = 1024 * 1024;
@@ -136,25 +134,8 @@ async function workerd(vars: Record<string, string>): Promise<Target> {
 }
 
 async function wranglerDev(vars: Record<string, string>): Promise<Target> {
-  const dir = mkdtempSync(join(tmpdir(), "reply-bounds-dev-"));
-  mkdirSync(join(dir, "config"));
-  const config = join(dir, "config", "wrangler.toml");
-  writeFileSync(
-    config,
-    readFileSync(join(ROOT, "wrangler.toml"), "utf8").replace(
-      /^main = "(.+)"$/m,
-      (_l, main: string) => `main = ${JSON.stringify(join(ROOT, main))}`,
-    ),
-  );
-  const persist = join(dir, "state");
-  const file = join(dir, "default.json");
-  writeFileSync(file, JSON.stringify(DOCUMENT));
-  const put = await run("node_modules/.bin/wrangler", [
-    ...["kv", "key", "put", "default", "--path", file, "--binding", "SKILLS", "--local", "--persist-to", persist, "--config", config],
-  ]);
-  expect(put.code, put.stderr).toBe(0);
-  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-  const [{ dev, base }, pids] = await withNewPids(() => startWranglerDev(["--config", config, "--persist-to", persist, ...varArgs]));
+  const { args, cleanUp } = await wranglerDevDir("reply-bounds-dev-", { default: DOCUMENT }, vars);
+  const [{ dev, base }, pids] = await withNewPids(() => startWranglerDev(args));
   const target: Target = {
     port: Number(new URL(base).port),
     pids,
@@ -162,7 +143,7 @@ async function wranglerDev(vars: Record<string, string>): Promise<Target> {
     events: (mark) => logEvents(dev.output().slice(mark)).map((e) => e.event),
     stop: async () => {
       await dev.stop();
-      rmSync(dir, { recursive: true, force: true });
+      cleanUp();
     },
   };
   started.push(target);

@@ -23,7 +23,7 @@ import { schemaErrors } from "../support/schemas";
 import { until, within } from "../support/wait";
 
 describe("npm run build", () => {
-  // 64 KiB until the REST binding (issue 13): 66.4 KiB with it (REST origins and tenants included), after
+  // 64 KiB until the REST binding: 66.4 KiB with it (REST origins and tenants included), after
   // hono/tiny and the page's and admin's middleware written out saved 4.2 KiB; the budget is the product's
   // own, for cold starts (bench:scale). 74 KiB with card intake (the lenient reader of every card generation,
   // last good copies, the page's repairs): 66.2 -> 72.0 KiB. 77 KiB with the push webhook guard (IP ranges,

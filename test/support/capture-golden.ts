@@ -1,7 +1,7 @@
 // Rewrites test/fixtures/golden-outputs.json from the current code:
 //   npx tsx test/support/capture-golden.ts
 // Only for a deliberate change of output; the fixture was captured from main
-// before the A2A types refactoring (issue 9 items 6, 7).
+// before the A2A types refactoring.
 import { writeFileSync } from "node:fs";
 import { cli } from "../../scripts/usage";
 import { goldenOutputs } from "./golden";

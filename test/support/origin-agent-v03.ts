@@ -1,5 +1,5 @@
 // A real A2A 0.3-only origin agent, built on @a2a-js/sdk 0.3.14 (the `a2a-sdk-03`
-// alias), for end-to-end tests of the version bridge (issue 12): what a 1.0
+// alias), for end-to-end tests of the version bridge: what a 1.0
 // caller reaches through the edge when the origin has never heard of 1.0.
 //
 // - Agent card (0.3) at /.well-known/agent-card.json; JSON-RPC at / with the 0.3

@@ -1,6 +1,6 @@
 // Real processes for the node-side tests: start, wait, stop. Servers bind port 0 and say where they listen.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -202,4 +202,36 @@ export function isMain(moduleUrl: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A directory of its own for one `wrangler dev` (it reloads when its config file changes): wrangler.toml
+ * with `main` absolute plus `extraConfig`, local state with `documents` stored in SKILLS (by key). The
+ * arguments that point wrangler dev at it, then `--var` for each of `vars`; `cleanUp` removes it.
+ */
+export async function wranglerDevDir(
+  prefix: string,
+  documents: Record<string, unknown>,
+  vars: Record<string, string>,
+  extraConfig = "",
+): Promise<{ args: string[]; cleanUp: () => void }> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  mkdirSync(join(dir, "config"));
+  const config = join(dir, "config", "wrangler.toml");
+  const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8").replace(
+    /^main = "(.+)"$/m,
+    (_l, main: string) => `main = ${JSON.stringify(join(ROOT, main))}`,
+  );
+  writeFileSync(config, toml + extraConfig);
+  const persist = join(dir, "state");
+  for (const [key, value] of Object.entries(documents)) {
+    const file = join(dir, `${key}.json`);
+    writeFileSync(file, JSON.stringify(value));
+    const put = await run("node_modules/.bin/wrangler", [
+      ...["kv", "key", "put", key, "--path", file, "--binding", "SKILLS", "--local", "--persist-to", persist, "--config", config],
+    ]);
+    if (put.code !== 0) throw new Error(`wrangler kv key put ${key}: ${put.stderr}`);
+  }
+  const varArgs = Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+  return { args: ["--config", config, "--persist-to", persist, ...varArgs], cleanUp: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,4 +1,4 @@
-// Edge authentication (issue 10), in workerd: the card's own requirements
+// Edge authentication, in workerd: the card's own requirements
 // enforced per scheme type, RFC 6750 challenges, the caller's identity and
 // the edge-signed assertion to the origin, the extended card, rate limits.
 // Tokens are minted with jose; the issuer's discovery and JWKS are served to

@@ -1,4 +1,4 @@
-// The bridge in the worker (issue 12): a caller of one A2A generation, an
+// The bridge in the worker: a caller of one A2A generation, an
 // origin that speaks only the other. Every call of the scenario @a2a-js/sdk 1.3
 // answered in both generations (test/fixtures/bridge-sdk.json) goes through
 // the real pipeline: the origin must receive the other generation's call with

@@ -1,4 +1,4 @@
-// Byte identity with main before the A2A types refactoring (issue 9 items 6, 7):
+// Byte identity with main before the A2A types refactoring:
 // every card variant of {}, skills.json and the kitchen-sink document, cards read
 // from origin cards, publicized extended cards, @a2a-js/sdk payloads, signed
 // cards and the page, exactly as main produced them (captured in Node, compared

@@ -1,4 +1,4 @@
-// Holes found from outside (issue 8), each guarded where the worker decides:
+// Holes found from outside, each guarded where the worker decides:
 // documents and replies too deep to walk, reserved key names, response-header
 // leaks, redirects, duplicate keys, version truth in cards and calls. The
 // raw-socket side of the same holes is in test/node/edge-sockets.test.ts.

@@ -1,4 +1,4 @@
-// The HTTP+JSON binding in the card (issue 13): with REST_PATH every variant
+// The HTTP+JSON binding in the card: with REST_PATH every variant
 // advertises it beside JSON-RPC, for each served version, valid against the
 // official schemas; PREFERRED_BINDING decides which comes first.
 import { describe, expect, it } from "vitest";

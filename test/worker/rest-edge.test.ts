@@ -1,4 +1,4 @@
-// The REST binding through the worker (issue 13): REST calls of both versions
+// The REST binding through the worker: REST calls of both versions
 // become the JSON-RPC calls of a JSON-RPC origin, and its answers REST answers,
 // with the edge's checks (routes, content types, body cap, auth) in REST form.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// A REST-only origin behind the edge (ORIGIN_BINDING=http+json, issue 13): a
+// A REST-only origin behind the edge (ORIGIN_BINDING=http+json): a
 // JSON-RPC call becomes the origin's REST request, the REST answer (status,
 // google.rpc.Status error, SSE events) the JSON-RPC answer; a REST client
 // reaches it through the REST binding; a 0.3 client through the bridge too.
