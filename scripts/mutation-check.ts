@@ -1511,8 +1511,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "reply path: only the same binding and generation pass unread",
     file: "src/call/admit.ts",
-    from: "const native = call.binding === codec.binding && call.generation === origin.generation;",
-    to: "const native = call.generation === origin.generation;",
+    from: "const native = call.binding === codec.binding && call.generation === origin.generation &&",
+    to: "const native = call.generation === origin.generation &&",
     tests: [W("reply-path"), W("parity")],
   },
   {
@@ -1694,7 +1694,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "push: 1.0 flat create config",
     file: "src/push/push-configs.ts",
-    from: '    found.push({ path: "params", value: params });\n',
+    from: '    found.push({ path: "params", keys: [], value: params });\n',
     to: "",
     tests: [W("push-guard")],
   },
@@ -1718,6 +1718,63 @@ export const MUTATIONS: Mutation[] = [
     from: "const urls = [...route.privateOrigins, ",
     to: "const urls = [",
     tests: [W("push-edge")],
+  },
+  // ---- the push relay (src/push/relay-*.ts) ----
+  {
+    name: "relay: the origin gets the edge's URL, not the client's",
+    file: "src/push/relay-configs.ts",
+    from: "const replaced = { ...rest, url: relay.url, token: relay.token };",
+    to: "const replaced = { ...rest, url, token: relay.token };",
+    tests: [W("push-relay"), N("e2e-push-relay")],
+  },
+  {
+    name: "relay: the client's webhook back in Get and List",
+    file: "src/push/relay-stage.ts",
+    from: "      if (client) restoreClient(config, client);",
+    to: "      if (false) restoreClient(config, client);",
+    tests: [W("push-relay")],
+  },
+  {
+    name: "relay: a notification needs the config's token",
+    file: "src/push/relay-store.ts",
+    from: "if (row.token_hash !== tokenHash) return",
+    to: "if (false) return",
+    tests: [W("push-relay"), N("e2e-push-relay")],
+  },
+  {
+    name: "relay: a notification of another task is refused",
+    file: "src/push/relay-store.ts",
+    from: "made.taskId !== row.task_id) return",
+    to: "false) return",
+    tests: [W("push-relay")],
+  },
+  {
+    name: "relay: Delete ends the relay",
+    file: "src/push/relay-stage.ts",
+    from: "if (deleted) await relayOf(edge, edge.publicHost)?.forget(deleted.taskId, deleted.configId);",
+    to: "if (false) await relayOf(edge, edge.publicHost)?.forget(deleted.taskId, deleted.configId);",
+    tests: [W("push-relay")],
+  },
+  {
+    name: "relay: notifications translated for a bridged client",
+    file: "src/push/relay-notification.ts",
+    from: "const shaped = translateStreamEvent(notification, sides.originGeneration, sides.clientGeneration);",
+    to: "const shaped = notification;",
+    tests: [N("e2e-push-relay")],
+  },
+  {
+    name: "relay: redirects are not followed",
+    file: "src/push/relay-store.ts",
+    from: 'redirect: "manual",',
+    to: 'redirect: "follow",',
+    tests: [N("e2e-push-relay")],
+  },
+  {
+    name: "relay: a failed delivery is retried, then logged",
+    file: "src/push/relay-store.ts",
+    from: "if (attempts >= delivery.max_attempts) {",
+    to: "if (attempts >= 1) {",
+    tests: [N("e2e-push-relay")],
   },
 ];
 

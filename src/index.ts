@@ -2,5 +2,7 @@ import { createWorker } from "./app";
 
 /** The admin API's per-key document log (Durable Object class named in wrangler.toml). */
 export { DocumentLog } from "./admin/document-log";
+/** The push relay of one public host (PUSH_RELAY=on). */
+export { PushRelay } from "./push/relay-store";
 
 export default createWorker();

@@ -17,6 +17,8 @@ import { httpFailureResponse, renderError } from "./errors/responses";
 import { admitRequest, type EdgeRequest } from "./http/edge-request";
 import { routedTarget, withoutPrefix } from "./http/request-target";
 import { RPC_METHODS, rpcCorsOptions, rpcPaths } from "./http/rpc-cors";
+import { RELAY_PATH } from "./push/relay-configs";
+import { handleRelayPost } from "./push/relay-endpoint";
 import type { Runtime } from "./runtime";
 import { JWKS_PATH } from "./sign/card-signer";
 import { type PublicJwk, publicJwk } from "./sign/keys";
@@ -96,6 +98,10 @@ export function createRoutes(runtime: Runtime): Hono<AppEnv> {
   // GET stays the page at `/` (404 elsewhere); other writes get 405.
   app.on(["PUT", "PATCH", "DELETE"], paths, methodNotAllowed(RPC_METHODS));
 
+  // The push relay's endpoint for the origin's notifications (PUSH_RELAY=on), before REST's catch-all.
+  if (runtime.config.pushRelay === "on") {
+    app.post(`${RELAY_PATH}/:ref`, (c) => handleRelayPost(edgeOf(c, runtime), c.req.param("ref")));
+  }
   if (runtime.config.restPath !== undefined) mountRest(app, runtime, runtime.config.restPath);
 
   // The admin API, only with ADMIN_TOKEN (otherwise its paths are unknown).

@@ -15,6 +15,7 @@ import { signsFor } from "./http/public-base";
 import { log } from "./log";
 import { secretFragments } from "./proxy/forwarding-headers";
 import { type FetchLike, OriginRouter } from "./proxy/origin-router";
+import type { PushRelay } from "./push/relay-store";
 import { CardSigner } from "./sign/card-signer";
 import { issuesToText } from "./validation";
 
@@ -35,6 +36,8 @@ export class Runtime {
   readonly secretFragments: readonly string[];
   /** Outbound fetch (origin, registries); injectable for tests. */
   readonly fetch: FetchLike;
+  /** The push relays, one per public host (PUSH_RELAYS); undefined when not bound. */
+  readonly pushRelays: DurableObjectNamespace<PushRelay> | undefined;
   /** The path of PUBLIC_BASE_URL (`/agents`), "" without one: requests under it are routed without it. */
   readonly pathPrefix: string;
 
@@ -45,7 +48,9 @@ export class Runtime {
     deps: RuntimeDeps = {},
     /** The Workers Rate Limiting binding (RATE_LIMITER); undefined = no limit. */
     readonly rateLimiter: RateLimit | undefined = undefined,
+    pushRelays: DurableObjectNamespace<PushRelay> | undefined = undefined,
   ) {
+    this.pushRelays = pushRelays;
     this.fetch = deps.fetch ?? ((input, init) => fetch(input, init));
     this.pathPrefix = config.publicBaseUrl ? new URL(config.publicBaseUrl).pathname.replace(/\/+$/, "") : "";
     this.origins = new OriginRouter(config, originBinding, this.fetch);
@@ -88,7 +93,7 @@ function bundledCardSource(): Resolved {
 const runtimes = new WeakMap<object, Runtime | EdgeError>();
 
 /** Bindings read from the env; ORIGIN and RATE_LIMITER are optional and not declared in wrangler.toml (see docs/deploy.md and docs/front-a-private-agent.md). */
-type RuntimeEnv = Env & { ORIGIN?: Fetcher; RATE_LIMITER?: RateLimit };
+type RuntimeEnv = Omit<Env, "PUSH_RELAYS"> & { ORIGIN?: Fetcher; RATE_LIMITER?: RateLimit; PUSH_RELAYS?: Env["PUSH_RELAYS"] };
 
 function createRuntime(env: RuntimeEnv, deps: RuntimeDeps): Runtime | EdgeError {
   const parsed = parseConfig({ ...env });
@@ -99,7 +104,8 @@ function createRuntime(env: RuntimeEnv, deps: RuntimeDeps): Runtime | EdgeError 
   }
   const binding = typeof env.ORIGIN?.fetch === "function" ? env.ORIGIN : undefined;
   const rateLimiter = typeof env.RATE_LIMITER?.limit === "function" ? env.RATE_LIMITER : undefined;
-  return new Runtime(parsed.value, env.SKILLS, binding, deps, rateLimiter);
+  const relays = typeof env.PUSH_RELAYS?.idFromName === "function" ? env.PUSH_RELAYS : undefined;
+  return new Runtime(parsed.value, env.SKILLS, binding, deps, rateLimiter, relays);
 }
 
 export function runtimeFor(env: RuntimeEnv, deps: RuntimeDeps = {}): Runtime {

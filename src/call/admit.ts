@@ -4,7 +4,8 @@
 //   operation -> authentication -> rate limit -> parameter checks (the call
 //   as the origin's request) -> the origin of this host -> push notification
 //   configs (their webhook URLs, push/guard-stage.ts: the origin's hosts are
-//   among those a webhook may not name).
+//   among those a webhook may not name) -> with PUSH_RELAY=on, the relay's
+//   URL in place of the client's webhook (push/relay-stage.ts).
 // The body cap, deadline and media type come first, where a client codec
 // reads the body (http/request-body.ts). A policy added later is a stage here
 // and a row of the parity table (test/support/parity.ts).
@@ -19,6 +20,7 @@ import { jsonRpcOrigin } from "../origins/jsonrpc-origin";
 import { restOrigin } from "../origins/rest-origin";
 import type { OriginRoute } from "../proxy/origin-router";
 import { guardPushConfigs, pushRulesFor } from "../push/guard-stage";
+import { type RelayPlan, relayStage } from "../push/relay-stage";
 import type { Call, OriginCodec, OriginRequest } from "./call";
 import { admitCaller } from "./caller";
 import { generationOf, unservedVersion } from "./version";
@@ -33,6 +35,8 @@ export interface Admitted {
   route: OriginRoute;
   /** Same binding and generation on both sides: the origin's reply can go to the client unread. */
   native: boolean;
+  /** PUSH_RELAY=on and the call touches a push config: what the reply path does for the relay. */
+  relay?: RelayPlan;
 }
 
 /**
@@ -83,12 +87,13 @@ export async function admit(edge: EdgeRequest, call: Call): Promise<Admitted | F
   if (!allowedBy(config.methodAllowlist, call.method)) return failure("METHOD_NOT_FOUND");
   const unserved = unservedVersion(call.version, cards.servedVersions());
   if (unserved) return unserved;
-  const origin = originSide(call, cards.originVersions());
-  if (isFailure(origin)) return origin;
+  const translated = originSide(call, cards.originVersions());
+  if (isFailure(translated)) return translated;
+  let origin = translated;
   const caller = await admitCaller(edge, call);
   if (isFailure(caller)) return caller;
   const codec = config.originBinding === "http+json" ? restOrigin : jsonRpcOrigin;
-  const request = codec.encode(origin, config);
+  let request = codec.encode(origin, config);
   if (isFailure(request)) return request;
   const route = await resolveOrigin(edge, call.method);
   if (isFailure(route)) return route;
@@ -96,6 +101,13 @@ export async function admit(edge: EdgeRequest, call: Call): Promise<Admitted | F
   const sides = origin === call ? [call] : [call, origin];
   const refused = guardPushConfigs(sides, () => pushRulesFor(config, route, edge.hostname));
   if (refused) return refused;
-  const native = call.binding === codec.binding && call.generation === origin.generation;
-  return { call, origin, codec, request, caller, route, native };
+  const relayed = await relayStage(edge, call, origin);
+  if (isFailure(relayed)) return relayed;
+  if (relayed && relayed.origin !== origin) {
+    origin = relayed.origin;
+    request = codec.encode(origin, config);
+    if (isFailure(request)) return request;
+  }
+  const native = call.binding === codec.binding && call.generation === origin.generation && !relayed?.plan.readsReply;
+  return { call, origin, codec, request, caller, route, native, ...(relayed ? { relay: relayed.plan } : {}) };
 }

@@ -59,6 +59,8 @@ async function readJson(edge: EdgeRequest, plan: Admitted, reply: OriginReply, c
     return invalid(plan, reply, "origin agent returned an unreadable reply");
   const decoded = plan.codec.decode(plan.origin, response.status, body);
   if (decoded === undefined) return invalid(plan, reply, "origin agent returned an unreadable reply");
+  // The relay's configs in the origin's words: the client's own webhook back, the config bound or ended.
+  if (plan.relay) await plan.relay.settle(decoded);
   const isCard = EXTENDED_CARD_METHODS.has(plan.call.method);
   const outcome = isCard
     ? await publicExtendedCard(edge, decoded, plan.route.privateOrigins, plan.call, plan.origin)

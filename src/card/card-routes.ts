@@ -65,6 +65,7 @@ export function pageResponse(edge: EdgeRequest): Later<Response> {
       {
         cardUrl: `${edge.base}${CARD_PATH}`,
         enforcement: auth.enforcement(requirementsOf(resolved.source)),
+        pushRelayed: edge.runtime.config.pushRelay === "on",
         lastGoodAge: resolved.lastGood ? lastGoodAge(resolved.lastGood.savedAt) : undefined,
       },
       config.cardMaxAge,

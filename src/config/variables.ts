@@ -3,6 +3,7 @@
 // of names and the defaults the table of docs/configuration.md is checked against
 // (test/node/readme.test.ts) all come from this table.
 import * as z from "zod/mini";
+import { RELAY_PATH } from "../push/relay-configs";
 import { fingerprints, headerName, issuerUrl, jwtAlgorithms, trustedUrl } from "./auth-values";
 import { envObject, toFields, type ValuesOf, variable } from "./declare";
 import { apiKeyHashes, extraPublicKeys, headerMap, originRegions, signingKey } from "./json-values";
@@ -95,6 +96,12 @@ export const VARIABLES = {
   PUSH_ALLOW_HTTP_LOOPBACK: variable("pushAllowHttpLoopback", flag, false),
   // The largest push config url, token and authentication field, in UTF-8 bytes.
   PUSH_FIELD_MAX_BYTES: variable("pushFieldMaxBytes", wholeNumber(64, 65_536), 2048),
+  // on: the origin gets an edge URL in every push config, and the edge delivers its notifications (PUSH_RELAYS).
+  PUSH_RELAY: variable("pushRelay", oneOf(["off", "on"]), "off"),
+  // Delivery attempts per relayed notification, the first included; then it is logged as lost.
+  PUSH_RELAY_ATTEMPTS: variable("pushRelayAttempts", wholeNumber(1, 20), 6),
+  // The wait before the first retry; each next one waits twice as long (at most an hour).
+  PUSH_RELAY_RETRY_MS: variable("pushRelayRetryMs", wholeNumber(10, 3_600_000), 5000),
 
   // ---- edge authentication (the card's own security schemes) ----
   EDGE_AUTH: variable("edgeAuth", oneOf(["enforce", "off"]), "enforce"),
@@ -118,6 +125,17 @@ type Values = ValuesOf<typeof VARIABLES>;
 
 const isWellKnown = (path: string) => path === "/.well-known" || path.startsWith("/.well-known/");
 
+/** The relay signs what it delivers, and its path is its own. */
+function relayRules(v: Values, problem: (name: keyof Values, message: string) => void): void {
+  if (v.AUTH_ASSERTION_KEY === undefined && v.CARD_SIGNING_KEY === undefined) {
+    problem("PUSH_RELAY", "on needs AUTH_ASSERTION_KEY or CARD_SIGNING_KEY (relayed notifications carry an edge-signed JWT)");
+  }
+  const paths = [v.RPC_PATH, v.ADMIN_PATH, ...(v.REST_PATH === undefined ? [] : [v.REST_PATH])];
+  if (paths.some((path) => path === RELAY_PATH || path.startsWith(`${RELAY_PATH}/`))) {
+    problem("PUSH_RELAY", `on needs ${RELAY_PATH} for itself: RPC_PATH, REST_PATH and ADMIN_PATH must be elsewhere`);
+  }
+}
+
 /** Rules between variables. Each issue names the variable to change; they see only values that parsed. */
 function crossFieldRules(v: Values, ctx: z.core.$RefinementCtx<Values>): void {
   const problem = (name: keyof Values, message: string) => ctx.addIssue({ code: "custom", path: [name], message, input: "(redacted)" });
@@ -134,6 +152,7 @@ function crossFieldRules(v: Values, ctx: z.core.$RefinementCtx<Values>): void {
   if (v.CARD_SIGNING_KEY !== undefined && v.PUBLIC_BASE_URL === undefined && v.HOST_ALLOWLIST === undefined) {
     problem("CARD_SIGNING_KEY", "needs HOST_ALLOWLIST or PUBLIC_BASE_URL (cards are signed only for hosts you name)");
   }
+  if (v.PUSH_RELAY === "on") relayRules(v, problem);
   if (v.AUTH_JWT_ISSUER !== undefined && v.AUTH_JWT_AUDIENCE === undefined) {
     problem("AUTH_JWT_ISSUER", "needs AUTH_JWT_AUDIENCE (tokens for another audience must be refused)");
   }

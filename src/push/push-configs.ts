@@ -12,9 +12,11 @@ import type { FieldViolation } from "../errors/failures";
 import { isJsonObject } from "../json";
 import { type PushUrlRules, pushUrlRefusal, withinBytes } from "./url-guard";
 
-/** A config found: where (for the refusal's detail) and the value there. */
-interface FoundConfig {
+/** A config found: where (for the refusal's detail, and as keys from the params) and the value there. */
+export interface FoundConfig {
   path: string;
+  /** The members from the params to the config: [] when the params are the config (1.0's flat create). */
+  keys: readonly string[];
   value: unknown;
 }
 
@@ -22,18 +24,19 @@ const CREATE_PLACES = ["pushNotificationConfig", "config"] as const;
 const SEND_PLACES = ["pushNotificationConfig", "taskPushNotificationConfig"] as const;
 
 /** The configs of a call's params: none for an operation that carries none (get, list, delete, ...). */
-function configsOf(operation: Operation | undefined, params: unknown): FoundConfig[] {
+export function configsOf(operation: Operation | undefined, params: unknown): FoundConfig[] {
   if (!isJsonObject(params)) return [];
   const found: FoundConfig[] = [];
   if (operation === "createPushNotificationConfig") {
     // 1.0's flat form: the params are the config.
-    found.push({ path: "params", value: params });
-    for (const place of CREATE_PLACES) if (place in params) found.push({ path: `params.${place}`, value: params[place] });
+    found.push({ path: "params", keys: [], value: params });
+    for (const place of CREATE_PLACES) if (place in params) found.push({ path: `params.${place}`, keys: [place], value: params[place] });
   } else if (operation === "sendMessage" || operation === "sendStreamingMessage") {
     const configuration = params.configuration;
     if (!isJsonObject(configuration)) return found;
     for (const place of SEND_PLACES)
-      if (place in configuration) found.push({ path: `params.configuration.${place}`, value: configuration[place] });
+      if (place in configuration)
+        found.push({ path: `params.configuration.${place}`, keys: ["configuration", place], value: configuration[place] });
   }
   return found;
 }

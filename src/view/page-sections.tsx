@@ -72,10 +72,13 @@ const Extensions: FC<{ extensions: v1.AgentCapabilities["extensions"] }> = ({ ex
   ) : null;
 
 const yesNo = (on: boolean | undefined) => (on ? "yes" : "no");
-/** What the edge does with push configs (docs/push-notifications.md): guarded here, delivered by the agent (no relay). */
-const PUSH_NOTE = " (webhook URLs guarded at the edge; notifications sent by the agent, not relayed)";
+/** What the edge does with push configs (docs/push-notifications.md): guarded here; relayed with PUSH_RELAY=on. */
+const PUSH_NOTE = {
+  direct: " (webhook URLs guarded at the edge; notifications sent by the agent, not relayed)",
+  relayed: " (webhook URLs guarded at the edge; notifications relayed by the edge, signed with its JWKS)",
+};
 
-export const InterfacesSection: FC<{ card: v1.AgentCard }> = ({ card }) => (
+export const InterfacesSection: FC<{ card: v1.AgentCard; pushRelayed: boolean }> = ({ card, pushRelayed }) => (
   <section aria-labelledby="interfaces">
     <h2 id="interfaces">Interfaces</h2>
     <table>
@@ -94,8 +97,9 @@ export const InterfacesSection: FC<{ card: v1.AgentCard }> = ({ card }) => (
     </table>
     <p class="muted">
       Streaming: {yesNo(card.capabilities.streaming)} · Push notifications: {yesNo(card.capabilities.pushNotifications)}
-      {card.capabilities.pushNotifications ? PUSH_NOTE : ""} · Extended card: {yesNo(card.capabilities.extendedAgentCard)} · Input:{" "}
-      {card.defaultInputModes.join(", ")} · Output: {card.defaultOutputModes.join(", ")}
+      {card.capabilities.pushNotifications ? PUSH_NOTE[pushRelayed ? "relayed" : "direct"] : ""} · Extended card:{" "}
+      {yesNo(card.capabilities.extendedAgentCard)} · Input: {card.defaultInputModes.join(", ")} · Output:{" "}
+      {card.defaultOutputModes.join(", ")}
     </p>
     <Extensions extensions={card.capabilities.extensions} />
   </section>

@@ -89,9 +89,11 @@ export interface CardPageProps extends CardDataProps {
   signature: SignatureInfo | undefined;
   /** Per required scheme, what the edge does with it (EDGE_AUTH and the verifiers configured). */
   enforcement: Readonly<Record<string, SchemeEnforcement>>;
+  /** PUSH_RELAY=on: the agent's notifications reach clients through the edge. */
+  pushRelayed: boolean;
 }
 
-export const CardPage: FC<CardPageProps> = ({ card, cardUrl, signature, enforcement, ...data }) => (
+export const CardPage: FC<CardPageProps> = ({ card, cardUrl, signature, enforcement, pushRelayed, ...data }) => (
   <html lang="en">
     <head>
       <meta charset="utf-8" />
@@ -107,7 +109,7 @@ export const CardPage: FC<CardPageProps> = ({ card, cardUrl, signature, enforcem
         <p>{card.description}</p>
 
         <SkillsSection skills={card.skills} />
-        <InterfacesSection card={card} />
+        <InterfacesSection card={card} pushRelayed={pushRelayed} />
         <SecuritySection card={card} enforcement={enforcement} />
         <SignatureSection signature={signature} />
         <FetchSection cardUrl={cardUrl} />

@@ -84,6 +84,8 @@ async function workerd(vars: Record<string, string>): Promise<Target> {
     scriptPath: bundle.path,
     modulesRoot: join(bundle.path, ".."),
     kvNamespaces: ["SKILLS"],
+    // The push relay's Durable Object, as wrangler.toml declares it.
+    durableObjects: { PUSH_RELAYS: { className: "PushRelay", useSQLite: true } },
     bindings: { ...wranglerVars(), ...vars },
     ratelimits: { RATE_LIMITER: { namespace_id: "1001", simple: RATE_LIMIT } },
   });

@@ -215,7 +215,7 @@ export async function goldenOutputs(): Promise<Record<string, string>> {
     const states: SchemeEnforcement[] = ["edge", "origin"];
     const names = [...new Set(requirementsOf(src).flatMap((alternative) => alternative.map((need) => need.name)))];
     const enforcement = Object.fromEntries(names.map((name, i) => [name, states[i] ?? "closed"]));
-    const context = { cardUrl: `${PUBLIC}/.well-known/agent-card.json`, enforcement };
+    const context = { cardUrl: `${PUBLIC}/.well-known/agent-card.json`, enforcement, pushRelayed: false };
     out[`page/${docName}`] = await renderCardPage(fakeBuilt(v1), context, 300).text();
     out[`page/${docName}/signed`] = await renderCardPage(fakeBuilt(signedV1), context, 300).text();
   }

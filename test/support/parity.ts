@@ -110,6 +110,8 @@ export function deploymentVars(setup: Setup, originBase: string, apiKeys: string
     KV_CACHE_TTL: "0",
     RATE_LIMIT_PERIOD: "60",
     AUTH_ASSERTION_KEY: ASSERTION_KEY,
+    // Every push config the table admits is relayed (the relay's own suites: push-relay, e2e-push-relay).
+    PUSH_RELAY: "on",
   };
   const [wire, version] = setup.split("-") as [Wire, string];
   const versions = version === "both" ? "1.0,0.3" : version;
@@ -665,16 +667,19 @@ const ROWS: readonly Row[] = [
   },
   ...(["pushSet", "send"] as const).map(
     (operation): Row => ({
-      name: `push config with a public https URL admitted (${operation === "send" ? "inline in a send" : "CreatePushNotificationConfig"})`,
-      policy: "push webhook URL",
+      name: `push config with a public https URL admitted, relayed (${operation === "send" ? "inline in a send" : "CreatePushNotificationConfig"})`,
+      policy: "push relay",
       klass: "admission",
       call: (c, ctx) => clientCall(c, operation, ctx, { push: { url: ALLOWED_WEBHOOK, token: "client-token" } }),
       expect: () => ({ kind: "admitted" }),
       check: (outcome) => {
         expect(outcome.received).toHaveLength(1);
-        // The origin receives the config (translated, when bridged): the URL and token as the client sent them.
-        expect(outcome.received[0]?.body).toContain(ALLOWED_WEBHOOK);
-        expect(outcome.received[0]?.body).toContain("client-token");
+        // PUSH_RELAY=on: the origin receives the config (translated, when bridged) with the edge's URL and
+        // token in place of the client's, which it never sees.
+        const body = outcome.received[0]?.body ?? "";
+        expect(body).toMatch(/\/_push\/[A-Za-z0-9_-]{22}/);
+        expect(body).not.toContain(ALLOWED_WEBHOOK);
+        expect(body).not.toContain("client-token");
       },
     }),
   ),
