@@ -28,13 +28,17 @@ const BATCH = 20;
 const ROUNDS = 10;
 const DELIVERY_TIMEOUT_MS = 10_000;
 
+// relays: one row per relayed config (ref: the opaque part of the relay URL; token_hash: SHA-256 hex of the
+// token the origin was given; record: RelayRecord JSON; task_id bound by the call, the reply or the first
+// notification; config_id NULL: the origin's default, the task id). deliveries: one row per notification
+// waiting, with PUSH_RELAY_ATTEMPTS and PUSH_RELAY_RETRY_MS as they were when the origin sent it.
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS relays (
-    ref        TEXT PRIMARY KEY,  -- the opaque part of the relay URL
-    token_hash TEXT NOT NULL,     -- SHA-256 (hex) of the token the origin was given
-    record     TEXT NOT NULL,     -- RelayRecord JSON
-    task_id    TEXT,              -- bound by the call, the reply or the first notification
-    config_id  TEXT,              -- NULL: the origin's default (the task id)
+    ref        TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL,
+    record     TEXT NOT NULL,
+    task_id    TEXT,
+    config_id  TEXT,
     created_at INTEGER NOT NULL
   )`,
   "CREATE INDEX IF NOT EXISTS relays_by_task ON relays (task_id)",
@@ -45,7 +49,7 @@ const SCHEMA = [
     content_type TEXT NOT NULL,
     task_id      TEXT,
     attempts     INTEGER NOT NULL,
-    max_attempts INTEGER NOT NULL,  -- PUSH_RELAY_ATTEMPTS and PUSH_RELAY_RETRY_MS when the origin sent it
+    max_attempts INTEGER NOT NULL,
     retry_ms     INTEGER NOT NULL,
     next_at      INTEGER NOT NULL
   )`,

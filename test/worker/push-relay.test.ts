@@ -42,7 +42,7 @@ function storingOrigin() {
   return { origin, stored: () => stored };
 }
 
-const relayEnv = (vars: Record<string, string> = {}) =>
+const relayEnv = (vars: Record<string, unknown> = {}) =>
   makeEnv({
     ORIGIN_URL: ORIGIN,
     EDGE_AUTH: "off",
@@ -144,6 +144,16 @@ describe("the push relay (PUSH_RELAY=on)", () => {
     await callVia(origin, `${HOST}/`, rpc("CreateTaskPushNotificationConfig", { taskId: "t1", ...CLIENT }), env);
     expect(stored()).toMatchObject(CLIENT);
     expect((await call(`${HOST}/_push/AAAAAAAAAAAAAAAAAAAAAA`, { method: "POST", body: "{}" }, env)).status).toBe(404);
+  });
+
+  it("the page says whether notifications are relayed", async () => {
+    const documents = { default: { name: "Relay Agent", capabilities: { pushNotifications: true } } };
+    const page = async (relay: string) => {
+      const env = relayEnv({ PUSH_RELAY: relay, SKILLS: documentsKv(documents) });
+      return (await call(`${HOST}/`, { headers: { accept: "text/html" } }, env)).text();
+    };
+    expect(await page("on")).toContain("Push notifications: yes (webhook URLs guarded at the edge; notifications relayed by the edge");
+    expect(await page("off")).toContain("notifications sent by the agent, not relayed");
   });
 
   it("refuses to start without a key to sign deliveries with", async () => {
