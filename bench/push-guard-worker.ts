@@ -16,6 +16,7 @@ const route: OriginRoute = {
   candidates: ["https://agent-origin.example.net/rpc"],
   privateOrigins: ["https://agent-origin.example.net"],
   privateHosts: ["agent-origin.example.net"],
+  headers: {},
 };
 const message = { messageId: "m1", role: "ROLE_USER", parts: [{ text: "x".repeat(900) }] };
 const push = {

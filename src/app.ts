@@ -1,6 +1,7 @@
 // The exported worker: the route table of this configuration (routes.ts), and
 // one measured shortcut into it.
 import type { Hono } from "hono/tiny";
+import { findAgent, requestPrefix } from "./agents/request-agent";
 import { handleRpc } from "./call/run";
 import { cardResponse, wantsHtml } from "./card/card-routes";
 import { CARD_PATH, LEGACY_CARD_PATH } from "./card/variant";
@@ -20,7 +21,7 @@ import { type Runtime, type RuntimeDeps, runtimeFor } from "./runtime";
  */
 function rpcFastPath(request: Request, runtime: Runtime, ctx: ExecutionContext): Promise<Response> | undefined {
   if (request.method !== "POST") return undefined;
-  const target = routedTarget(request.url, runtime.pathPrefix);
+  const target = routedTarget(request.url, requestPrefix(request, runtime));
   if (!rpcPaths(runtime.config.rpcPath).includes(target.pathname)) return undefined;
   const edge = admitRequest(request, target, runtime, (promise) => ctx.waitUntil(promise));
   if (isFailure(edge)) return undefined; // the router answers it (404), as for any other path
@@ -36,7 +37,7 @@ function rpcFastPath(request: Request, runtime: Runtime, ctx: ExecutionContext):
  */
 function cardFastPath(request: Request, runtime: Runtime, ctx: ExecutionContext): Response | Promise<Response> | undefined {
   if (request.method !== "GET" || wantsHtml(request)) return undefined;
-  const target = routedTarget(request.url, runtime.pathPrefix);
+  const target = routedTarget(request.url, requestPrefix(request, runtime));
   if (target.pathname !== CARD_PATH && target.pathname !== LEGACY_CARD_PATH) return undefined;
   const edge = admitRequest(request, target, runtime, (promise) => ctx.waitUntil(promise));
   if (isFailure(edge)) return httpFailureResponse(edge);
@@ -62,11 +63,16 @@ export function createWorker(deps: RuntimeDeps = {}): ExportedHandler<Env> {
       } catch (error) {
         return renderError(error);
       }
-      try {
-        return cardFastPath(request, runtime, ctx) ?? rpcFastPath(request, runtime, ctx) ?? appFor(runtime).fetch(request, env, ctx);
-      } catch (error) {
-        return renderError(error);
-      }
+      const dispatch = () => {
+        try {
+          return cardFastPath(request, runtime, ctx) ?? rpcFastPath(request, runtime, ctx) ?? appFor(runtime).fetch(request, env, ctx);
+        } catch (error) {
+          return renderError(error);
+        }
+      };
+      // The agent first (agents by path): synchronous once the isolate holds the host's index.
+      const found = findAgent(request, runtime, (promise) => ctx.waitUntil(promise));
+      return found ? found.then(dispatch, renderError) : dispatch();
     },
   };
 }

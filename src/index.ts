@@ -2,6 +2,8 @@ import { createWorker } from "./app";
 
 /** The admin API's per-key document log (Durable Object class named in wrangler.toml). */
 export { DocumentLog } from "./admin/document-log";
+/** The index of one host's agents by path. */
+export { AgentIndex } from "./agents/agent-index";
 /** The push relay of one public host (PUSH_RELAY=on). */
 export { PushRelay } from "./push/relay-store";
 

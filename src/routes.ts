@@ -8,6 +8,9 @@ import { cors } from "hono/cors";
 import { Hono } from "hono/tiny";
 import { getPath } from "hono/utils/url";
 import { createAdminApp } from "./admin/admin-api";
+import { AI_CATALOG_PATH, API_CATALOG_PATH } from "./agents/catalog";
+import { catalogResponse } from "./agents/catalog-routes";
+import { requestPrefix } from "./agents/request-agent";
 import { handleRest, handleRpc } from "./call/run";
 import { CARD_CORS_ORIGIN, CARD_METHODS } from "./card/card-headers";
 import { cardResponse, pageResponse } from "./card/card-routes";
@@ -30,7 +33,7 @@ const ONE_DAY = 86_400;
 
 /** The request as every route sees it; a host outside HOST_ALLOWLIST ends here with 404. */
 function edgeOf(c: Context<AppEnv>, runtime: Runtime): EdgeRequest {
-  const edge = admitRequest(c.req.raw, routedTarget(c.req.url, runtime.pathPrefix), runtime, (promise) =>
+  const edge = admitRequest(c.req.raw, routedTarget(c.req.url, requestPrefix(c.req.raw, runtime)), runtime, (promise) =>
     c.executionCtx.waitUntil(promise),
   );
   if (isFailure(edge)) throw new EdgeError(edge.reason);
@@ -59,9 +62,8 @@ function mountRest(app: Hono<AppEnv>, runtime: Runtime, restPath: string): void 
 export function createRoutes(runtime: Runtime): Hono<AppEnv> {
   const { adminPath } = runtime.config;
   const paths = rpcPaths(runtime.config.rpcPath);
-  const prefix = runtime.pathPrefix;
-  // Hono's own path reading (percent-decoding included), minus the PUBLIC_BASE_URL path.
-  const app = new Hono<AppEnv>(prefix ? { getPath: (request) => withoutPrefix(getPath(request), prefix) } : {});
+  // Hono's own path reading (percent-decoding included), minus the PUBLIC_BASE_URL path and the agent's.
+  const app = new Hono<AppEnv>({ getPath: (request) => withoutPrefix(getPath(request), requestPrefix(request, runtime)) });
 
   // The card (A2A discovery), and its page for browsers. Hono answers HEAD from GET, without the body.
   const cardCors = cors({
@@ -75,6 +77,10 @@ export function createRoutes(runtime: Runtime): Hono<AppEnv> {
   app.get(CARD_PATH, (c) => cardResponse(edgeOf(c, runtime)));
   app.get(LEGACY_CARD_PATH, (c) => cardResponse(edgeOf(c, runtime)));
   app.on(["PUT", "POST", "PATCH", "DELETE"], CARD_PATHS, methodNotAllowed(CARD_METHODS));
+
+  // The host's catalogs of its agents (RFC 9727 api-catalog, the AI Catalog draft's ai-catalog.json).
+  app.get(API_CATALOG_PATH, (c) => catalogResponse(edgeOf(c, runtime), "api"));
+  app.get(AI_CATALOG_PATH, (c) => catalogResponse(edgeOf(c, runtime), "ai"));
 
   // The JWKS named by every card signature's `jku` (A2A 1.0 §8.4.3).
   app.get(JWKS_PATH, async (c) => {

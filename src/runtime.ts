@@ -2,6 +2,7 @@
 // built from it. A bad configuration is remembered too: logged once per
 // isolate, answered on every route.
 import bundledDocument from "../skills.json";
+import { IndexCopies } from "./agents/index-copy";
 import { CallerAssertions } from "./auth/caller-assertion";
 import { EdgeAuth } from "./auth/edge-auth";
 import { CardService } from "./card/card-service";
@@ -36,6 +37,8 @@ export class Runtime {
   readonly secretFragments: readonly string[];
   /** Outbound fetch (origin, registries); injectable for tests. */
   readonly fetch: FetchLike;
+  /** The read path's copies of each host's index of agents (agents by path). */
+  readonly agents: IndexCopies;
   /** The push relays, one per public host (PUSH_RELAYS); undefined when not bound. */
   readonly pushRelays: DurableObjectNamespace<PushRelay> | undefined;
   /** The path of PUBLIC_BASE_URL (`/agents`), "" without one: requests under it are routed without it. */
@@ -51,6 +54,7 @@ export class Runtime {
     pushRelays: DurableObjectNamespace<PushRelay> | undefined = undefined,
   ) {
     this.pushRelays = pushRelays;
+    this.agents = new IndexCopies(kv, config.kvCacheTtl);
     this.fetch = deps.fetch ?? ((input, init) => fetch(input, init));
     this.pathPrefix = config.publicBaseUrl ? new URL(config.publicBaseUrl).pathname.replace(/\/+$/, "") : "";
     this.origins = new OriginRouter(config, originBinding, this.fetch);
@@ -58,7 +62,9 @@ export class Runtime {
       ? new CardSigner(config.signingKey, config.extraPublicKeys, (base) => signsFor(config, base))
       : undefined;
     this.cards = new CardService(config, kv, bundledCardSource, this.origins, this.signer);
-    this.secretFragments = secretFragments(config.originHeaders);
+    // Every origin credential, ORIGIN_URL's and each ORIGIN_CREDENTIALS entry's: none may come back to a client.
+    const credentials = [config.originHeaders, ...Object.values(config.originCredentials)];
+    this.secretFragments = [...new Set(credentials.flatMap((headers) => secretFragments(headers)))];
     this.auth = new EdgeAuth(config, this.fetch);
     const assertionKey = config.assertionKey ?? config.signingKey;
     this.assertions = assertionKey ? new CallerAssertions(assertionKey) : undefined;

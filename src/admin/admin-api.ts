@@ -6,6 +6,9 @@
 // published to KV whole or not at all.
 import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono/tiny";
+import { parseAgentPath, reservedCollision, splitKey } from "../agents/agent-paths";
+import { INDEX_PREFIX } from "../agents/index-copy";
+import { indexChange, rebuildIndex } from "../agents/index-updates";
 import { callerOfKey } from "../auth/api-keys";
 import { LAST_GOOD_PREFIX } from "../card/last-good";
 import type { CardSource } from "../card/source";
@@ -18,6 +21,7 @@ import { ifNoneMatchHits } from "../http/etag";
 import { publicBaseUrl } from "../http/public-base";
 import { normalizeHost, requestTarget } from "../http/request-target";
 import { log } from "../log";
+import { RELAY_PATH } from "../push/relay-configs";
 import type { Runtime } from "../runtime";
 import { parseDocument, repairedHeaders } from "./document-intake";
 import type { DocumentLog } from "./document-log";
@@ -45,12 +49,28 @@ const REFUSALS: Record<LogRefusal["status"], FailureReason> = {
   503: "UNAVAILABLE",
 };
 
-/** The key as documents are stored: `default`, or a hostname in its one form (lower case, no trailing dot). */
+const KEY_FORM =
+  'The key must be "default", a hostname such as agents.example.com, or a hostname and an agent path such as agents.example.com/travel';
+
+/** The paths the edge answers itself on every host: an agent path may be none of them, nor under nor above one. */
+function reservedPaths(runtime: Runtime): (string | undefined)[] {
+  const { rpcPath, restPath, adminPath } = runtime.config;
+  return [rpcPath, restPath, adminPath, RELAY_PATH, "/.well-known"];
+}
+
+/** The key as documents are stored: `default`, a hostname in its one form (lower case, no trailing dot), or that and an agent path. */
 function documentKey(raw: string, runtime: Runtime): string {
-  const key = raw === DEFAULT_KEY ? raw : normalizeHost(raw);
-  if (!isDocumentKey(key)) throw new EdgeError("BAD_REQUEST", 'The key must be "default" or a hostname such as agents.example.com');
+  const { host, path } = splitKey(raw);
+  const hostname = host === DEFAULT_KEY ? host : normalizeHost(host);
+  const parsed = path === "" ? { path } : parseAgentPath(path);
+  if ("invalid" in parsed) throw new EdgeError("BAD_REQUEST", `${KEY_FORM}: ${parsed.invalid}`);
+  const key = `${hostname}${parsed.path}`;
+  if (!isDocumentKey(key) || (hostname === DEFAULT_KEY && parsed.path !== "")) throw new EdgeError("BAD_REQUEST", KEY_FORM);
+  const collision = parsed.path === "" ? undefined : reservedCollision(parsed.path, reservedPaths(runtime));
+  if (collision) throw new EdgeError("BAD_REQUEST", collision);
   const allowlist = runtime.config.hostAllowlist;
-  if (allowlist && key !== DEFAULT_KEY && !allowlist.has(key)) throw new EdgeError("BAD_REQUEST", "The hostname is not in HOST_ALLOWLIST");
+  if (allowlist && key !== DEFAULT_KEY && !allowlist.has(hostname))
+    throw new EdgeError("BAD_REQUEST", "The hostname is not in HOST_ALLOWLIST");
   return key;
 }
 
@@ -62,7 +82,8 @@ function kvOf(runtime: Runtime): KVNamespace {
 /** The public base the key's card is served under (PUBLIC_BASE_URL wins, as for requests). */
 function baseFor(c: Context<AdminEnv>, runtime: Runtime, key: string): string {
   const { config } = runtime;
-  if (config.publicBaseUrl) return config.publicBaseUrl;
+  // A path agent's base is its host's, then its path.
+  if (config.publicBaseUrl) return `${config.publicBaseUrl}${splitKey(key).path}`;
   if (key !== DEFAULT_KEY) return `https://${key}`;
   return publicBaseUrl(requestTarget(c.req.url), c.req.raw.headers, config);
 }
@@ -129,19 +150,35 @@ async function changed(c: Context<AdminEnv>, runtime: Runtime, key: string, acti
   const intake = parsed?.ok ? parsed.value : null;
   runtime.cards.store.prime(key, text, intake, (promise) => c.executionCtx.waitUntil(promise));
   const base = baseFor(c, runtime, key);
-  // The document just written, or (after a delete) what the key now answers with.
-  const resolved = intake ? { source: intake.source, repairs: intake.repairs } : await runtime.cards.store.resolve(key);
-  runtime.cards.noteRepairs(resolved.source, resolved.repairs);
-  const { etags: cardEtags, card } = await describeCard(runtime, resolved.source, base);
+  const { host, path } = splitKey(key);
+  // The document just written, or (after a delete) what the key now answers with: none for a path agent.
+  const resolved = intake
+    ? { source: intake.source, repairs: intake.repairs }
+    : path === ""
+      ? await runtime.cards.store.resolve(key)
+      : null;
+  if (resolved) runtime.cards.noteRepairs(resolved.source, resolved.repairs);
+  const described = resolved ? await describeCard(runtime, resolved.source, base) : null;
+  const cardEtags = described?.etags ?? null;
+  if (path !== "") {
+    const entry = intake && cardEtags ? agentEntry(path, intake.source, cardEtags.hybrid) : null;
+    await indexChange(c.env, runtime, host, path, entry);
+  }
   log("info", "admin_document_changed", { key, action, repairs: intake?.repairs.length ?? 0 });
-  if (runtime.config.registryWebhooks.length > 0) {
-    c.executionCtx.waitUntil(notifyRegistries(runtime, { type: "agent-card.updated", host: key, action, etag: cardEtags.hybrid, card }));
+  if (described && runtime.config.registryWebhooks.length > 0) {
+    const change = { type: "agent-card.updated", host: key, action, etag: described.etags.hybrid, card: described.card };
+    c.executionCtx.waitUntil(notifyRegistries(runtime, change));
   }
   const repairs = intake?.repairs ?? [];
   return c.json({ key, action, etag: written.etag, cardEtags, kind: intake?.kind ?? null, repairs }, 200, {
     etag: written.etag,
     ...repairedHeaders(repairs),
   });
+}
+
+/** What the index of agents (and the host's catalog) keeps of a path agent. */
+function agentEntry(path: string, source: CardSource, etag: string) {
+  return { path, name: source.name, ...(source.description ? { description: source.description.slice(0, 1000) } : {}), etag };
 }
 
 /** PUT, DELETE and rollback: the log checks the preconditions and writes; this side describes the new card. */
@@ -172,7 +209,9 @@ async function listHosts(c: Context<AdminEnv>, runtime: Runtime): Promise<Respon
   for (let page = 0; page < 20; page++) {
     const listed: KVNamespaceListResult<unknown, string> = await kvOf(runtime).list(cursor ? { cursor } : {});
     keys.push(
-      ...listed.keys.map((k) => k.name).filter((name) => !name.startsWith(LEGACY_PREVIOUS_PREFIX) && !name.startsWith(LAST_GOOD_PREFIX)),
+      ...listed.keys
+        .map((k) => k.name)
+        .filter((name) => ![LEGACY_PREVIOUS_PREFIX, LAST_GOOD_PREFIX, INDEX_PREFIX].some((prefix) => name.startsWith(prefix))),
     );
     if (listed.list_complete) break;
     cursor = listed.cursor;
@@ -210,6 +249,11 @@ async function putDocument(c: Context<AdminEnv>, runtime: Runtime): Promise<Resp
   const text = await documentText(c, runtime);
   const parsed = parseDocument(text);
   if (!parsed.ok) throw new EdgeError("INVALID_DOCUMENT", INVALID_DOCUMENT, { violations: parsed.issues });
+  const credentials = parsed.value.source.originCredentials;
+  if (credentials !== undefined && !Object.hasOwn(runtime.config.originCredentials, credentials)) {
+    const violations = [{ path: "originCredentials", message: "names no entry of ORIGIN_CREDENTIALS" }];
+    throw new EdgeError("INVALID_DOCUMENT", INVALID_DOCUMENT, { violations });
+  }
   return write(c, runtime, key, { key, action: "put", text, preconditions });
 }
 
@@ -218,22 +262,31 @@ export function createAdminApp(runtime: Runtime): Hono<AdminEnv> {
   const admin = new Hono<AdminEnv>();
   admin.use(adminAuth(runtime.config.adminToken ?? ""));
   admin.get("/hosts", (c) => listHosts(c, runtime));
-  admin.get("/documents/:key", (c) => readDocument(c, runtime));
-  admin.get("/documents/:key/repairs", (c) => readRepairs(c, runtime));
-  admin.get("/documents/:key/versions", async (c) => {
+  // The index of a host's path agents rebuilt from KV (documents written there without the admin API).
+  admin.post("/index/:host/rebuild", async (c) => {
+    const key = documentKey(c.req.param("host"), runtime);
+    if (key === DEFAULT_KEY) throw new EdgeError("BAD_REQUEST", "Path agents belong to a hostname, not to default");
+    return c.json({ host: key, agents: await rebuildIndex(c.env, runtime, key) }, 200, { "cache-control": "no-store" });
+  });
+  // A key is a hostname and, for a path agent, its path (`agents.example.com/travel`): the sub-resources first,
+  // so that `.../versions` is the versions of the key before it (no agent path ends in one of those words).
+  const KEY = ":key{[^/]+(?:/[^/]+){0,4}?}";
+  admin.get(`/documents/${KEY}/repairs`, (c) => readRepairs(c, runtime));
+  admin.get(`/documents/${KEY}/versions`, async (c) => {
     const key = documentKey(c.req.param("key"), runtime);
     const { versions } = await logCall<{ versions: VersionSummary[] }>(() => documentLog(c, key).history(key));
     return c.json({ key, versions }, 200, { "cache-control": "no-store" });
   });
-  admin.put("/documents/:key", (c) => putDocument(c, runtime));
-  admin.delete("/documents/:key", (c) => {
-    const key = documentKey(c.req.param("key"), runtime);
-    return write(c, runtime, key, { key, action: "delete", preconditions: preconditionsOf(c) });
-  });
   /** Restores the previous version; the replaced one becomes the previous (a second rollback redoes). */
-  admin.post("/documents/:key/rollback", (c) => {
+  admin.post(`/documents/${KEY}/rollback`, (c) => {
     const key = documentKey(c.req.param("key"), runtime);
     return write(c, runtime, key, { key, action: "rollback", preconditions: preconditionsOf(c) });
+  });
+  admin.get(`/documents/${KEY}`, (c) => readDocument(c, runtime));
+  admin.put(`/documents/${KEY}`, (c) => putDocument(c, runtime));
+  admin.delete(`/documents/${KEY}`, (c) => {
+    const key = documentKey(c.req.param("key"), runtime);
+    return write(c, runtime, key, { key, action: "delete", preconditions: preconditionsOf(c) });
   });
   admin.notFound(() => httpFailureResponse({ failed: true, reason: "NOT_FOUND" }));
   admin.onError(renderError);

@@ -74,9 +74,9 @@ function originSide(call: Call, originVersions: readonly string[]): Call | Failu
 /** The origin for this host's call. */
 async function resolveOrigin(edge: EdgeRequest, method: string): Promise<OriginRoute | Failure> {
   const { cards, origins } = edge.runtime;
-  const found = cards.store.lookup(edge.hostname, edge.keepAlive);
+  const found = cards.store.lookup(edge.agentKey, edge.keepAlive);
   const document = found instanceof Promise ? await found : found;
-  const route = origins.route(document, edge.hostname, edge.where);
+  const route = origins.route(document, edge.agentKey, edge.where);
   if (route.candidates.length > 0) return route;
   log("error", "origin_failed", { kind: "not_configured", method });
   return failure("ORIGIN_NOT_CONFIGURED", "no origin agent is configured");

@@ -42,7 +42,7 @@ async function withinRateLimit(edge: EdgeRequest, caller: Caller | undefined): P
 export async function admitCaller(edge: EdgeRequest, call: Call): Promise<Caller | undefined | Failure> {
   let source: CardSource;
   try {
-    const found = edge.runtime.cards.source(edge.hostname, edge.keepAlive);
+    const found = edge.runtime.cards.source(edge.agentKey, edge.keepAlive);
     source = found instanceof Promise ? await found : found;
   } catch (error) {
     // The host's card cannot be read (CARD_UNAVAILABLE): its security is unknown, so the call is refused.

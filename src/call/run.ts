@@ -26,6 +26,7 @@ function send(edge: EdgeRequest, plan: Admitted): Promise<OriginReply | Failure>
     host: edge.publicHost,
     clientIp: edge.request.headers.get("cf-connecting-ip") ?? undefined,
     consumed,
+    originHeaders: route.headers,
   });
   // The body is the origin codec's: the client's own type (none on a GET, or application/a2a+json) is not the origin's.
   if (request.contentType === undefined) headers.delete("content-type");

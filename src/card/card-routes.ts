@@ -1,5 +1,6 @@
 // GET/HEAD on the two well-known card paths, and the human view of the same
 // card (GET /, or a card path asked for with Accept: text/html).
+import { catalogLinks } from "../agents/catalog";
 import { requirementsOf } from "../auth/requirements";
 import type { EdgeRequest } from "../http/edge-request";
 import { ifNoneMatchHits } from "../http/etag";
@@ -20,7 +21,7 @@ function andThen<T, U>(value: Later<T>, next: (v: T) => Later<U>): Later<U> {
 /** The built card of this request's host and variant, and how its document was resolved: synchronous once the isolate holds it. */
 function builtCard<V extends CardVariant>(edge: EdgeRequest, variant: V): Later<[BuiltCard<V>, Resolved]> {
   const { cards } = edge.runtime;
-  return andThen(cards.resolve(edge.hostname, edge.keepAlive), (resolved) =>
+  return andThen(cards.resolve(edge.agentKey, edge.keepAlive), (resolved) =>
     andThen(cards.card(resolved.source, edge.base, variant), (built): [BuiltCard<V>, Resolved] => [built, resolved]),
   );
 }
@@ -59,8 +60,8 @@ export function cardResponse(edge: EdgeRequest): Later<Response> {
 /** The human view, rendered from the strict 1.0 card (signatures included). */
 export function pageResponse(edge: EdgeRequest): Later<Response> {
   const { auth, config } = edge.runtime;
-  return andThen(builtCard(edge, "v1"), ([built, resolved]) =>
-    renderCardPage(
+  return andThen(builtCard(edge, "v1"), ([built, resolved]) => {
+    const page = renderCardPage(
       built,
       {
         cardUrl: `${edge.base}${CARD_PATH}`,
@@ -69,6 +70,8 @@ export function pageResponse(edge: EdgeRequest): Later<Response> {
         lastGoodAge: resolved.lastGood ? lastGoodAge(resolved.lastGood.savedAt) : undefined,
       },
       config.cardMaxAge,
-    ),
-  );
+    );
+    page.headers.set("link", catalogLinks(edge.hostBase));
+    return page;
+  });
 }

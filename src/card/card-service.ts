@@ -2,6 +2,8 @@
 // bundled, or the origin's own card in passthrough mode), and each (document,
 // public base, variant) card built, signed and hashed once. Everything here is
 // derived; losing it (a new isolate) only costs a rebuild.
+import { splitKey } from "../agents/agent-paths";
+import { catalogLinks } from "../agents/catalog";
 import type { Config } from "../config";
 import type { KeepAlive } from "../http/body";
 import { strongEtag } from "../http/etag";
@@ -172,7 +174,11 @@ export class CardService {
     const etag = await strongEtag(body);
     const dataSource = this.#dataSource(source, fromOrigin !== undefined);
     const repairs = this.#repairs.get(source) ?? fromOrigin?.repairs ?? [];
+    // The host's catalogs (RFC 9727 `api-catalog`, AI Catalog `ai-catalog`), at the root of a path agent's host.
+    const agentPath = splitKey(this.store.keyOf(source) ?? "").path;
+    const hostBase = agentPath !== "" && base.endsWith(agentPath) ? base.slice(0, -agentPath.length) : base;
     const headers = cardHeaders(this.config, variant, etag, dataSource, repairs);
+    headers.push(["link", catalogLinks(hostBase)]);
     return {
       card,
       body,

@@ -180,6 +180,12 @@ export const CardSourceSchema = z
         "Multi-agent mode: the JSON-RPC endpoint of this hostname's origin agent (overrides ORIGIN_URL). Never published in the card.",
       ),
     ),
+    originCredentials: z.optional(
+      describe(
+        z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)),
+        "With originUrl: the name of the ORIGIN_CREDENTIALS entry (headers) this agent's origin gets; none without it (ORIGIN_HEADERS are ORIGIN_URL's only). Never published.",
+      ),
+    ),
   })
   .check(
     z.superRefine((doc, ctx) => {

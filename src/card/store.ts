@@ -5,6 +5,7 @@
 // copy does (last-good.ts), else a 503 that says why. KV reads use `cacheTtl`
 // (edge cache), and each key's result is kept in the isolate for the same TTL,
 // so a hot isolate serves the card without any KV call.
+import { parseAgentPath, splitKey } from "../agents/agent-paths";
 import { EdgeError } from "../errors/failures";
 import type { KeepAlive } from "../http/body";
 import { log } from "../log";
@@ -18,9 +19,12 @@ export const DEFAULT_KEY = "default";
 
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
-/** Document keys are `default` or a lower-case hostname (what request lookups use). */
+/** Document keys are `default`, a lower-case hostname, or a hostname and an agent path (agents/agent-paths.ts). */
 export function isDocumentKey(key: string): boolean {
-  return key === DEFAULT_KEY || HOSTNAME.test(key);
+  const { host, path } = splitKey(key);
+  if (path === "") return key === DEFAULT_KEY || HOSTNAME.test(key);
+  const parsed = parseAgentPath(path);
+  return HOSTNAME.test(host) && "path" in parsed && parsed.path === path;
 }
 /** Hostnames come from requests; keep the per-isolate map bounded. */
 const MAX_CACHED_KEYS = 1024;
@@ -78,6 +82,8 @@ export class CardSourceStore {
     if (!kv) return this.bundled();
     const now = this.now();
     const own = this.#read(kv, hostname, now, keepAlive);
+    // A path agent (`<hostname>/<path>`) is its own document or no agent: never the host's, `default` or bundled.
+    if (hostname.includes("/")) return andThen(own, (document) => this.#pathAgent(hostname, document));
     const fallback = this.#read(kv, DEFAULT_KEY, now, keepAlive);
     if (own instanceof Promise || fallback instanceof Promise) {
       return Promise.all([own, fallback]).then(([o, f]) => this.#choose(hostname, o, f));
@@ -101,6 +107,11 @@ export class CardSourceStore {
   /** The KV key `source` came from; undefined for a document this store did not read (the bundled one). */
   keyOf(source: CardSource): string | undefined {
     return this.#keys.get(source);
+  }
+
+  #pathAgent(key: string, document: KvDocument): Later<Resolved> {
+    if (document.state === "absent") throw new EdgeError("NOT_FOUND", "No agent is served at this path");
+    return this.#answer(key, document);
   }
 
   /** The host's own document if it has one, else `default`'s, else the bundled one: never another key when one exists. */

@@ -51,6 +51,29 @@ function parseHeaderMap(value: unknown): Record<string, string> {
 /** Lower-case header names to values; a secret (never logged or echoed). */
 export const headerMap = json('a JSON object of header names to values, e.g. {"Authorization":"Bearer ..."}', parseHeaderMap);
 
+const CREDENTIAL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+// Hand-written for the same reason: names are a document's references, values header maps (secrets).
+function parseCredentialSets(value: unknown): Record<string, Record<string, string>> {
+  if (!isJsonObject(value)) throw new Error("expected a JSON object of names to header objects");
+  const sets: Record<string, Record<string, string>> = {};
+  Object.entries(value).forEach(([name, headers], index) => {
+    if (!CREDENTIAL_NAME.test(name)) throw new Error(`entry ${index + 1} needs a name of letters, digits, - and _ (at most 64)`);
+    try {
+      sets[name] = parseHeaderMap(headers);
+    } catch (error) {
+      throw new Error(`entry ${index + 1}: ${(error as Error).message}`);
+    }
+  });
+  return sets;
+}
+
+/** ORIGIN_CREDENTIALS: name -> the headers of the origin of each document that names it (a secret). */
+export const credentialSets = json(
+  'a JSON object of names to header objects, e.g. {"travel":{"Authorization":"Bearer ..."}}',
+  parseCredentialSets,
+);
+
 /** Region key (Cloudflare colo, e.g. FRA, or continent, e.g. EU) -> origin URLs, preferred first. */
 type OriginRegions = Record<string, string[]>;
 

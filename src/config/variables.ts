@@ -6,7 +6,7 @@ import * as z from "zod/mini";
 import { RELAY_PATH } from "../push/relay-configs";
 import { fingerprints, headerName, issuerUrl, jwtAlgorithms, trustedUrl } from "./auth-values";
 import { envObject, toFields, type ValuesOf, variable } from "./declare";
-import { apiKeyHashes, extraPublicKeys, headerMap, originRegions, signingKey } from "./json-values";
+import { apiKeyHashes, credentialSets, extraPublicKeys, headerMap, originRegions, signingKey } from "./json-values";
 import {
   baseUrl,
   corsOrigins,
@@ -55,6 +55,8 @@ export const VARIABLES = {
   // ---- the origin and the proxy ----
   ORIGIN_URL: variable("originUrl", originUrl),
   ORIGIN_HEADERS: variable("originHeaders", headerMap, {}),
+  // A secret: per name, the headers of the origin of each document that names it (`originCredentials`).
+  ORIGIN_CREDENTIALS: variable("originCredentials", credentialSets, {}),
   ORIGIN_REGIONS: variable("originRegions", originRegions, {}),
   ORIGIN_TIMEOUT_MS: variable("originTimeoutMs", wholeNumber(100, FIVE_MINUTES_MS), 30_000),
   MAX_BODY_BYTES: variable("maxBodyBytes", wholeNumber(1, 100 * 1024 * 1024), 1024 * 1024),

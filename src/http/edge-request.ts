@@ -1,6 +1,7 @@
 // What every route knows about one request once it is admitted: the public
 // base it is served under (and that base's host, normalized), the isolate's
 // runtime, where it came from and how to keep shared work alive.
+import { agentPathOf } from "../agents/request-agent";
 import type { Failure } from "../errors/failures";
 import { failure } from "../errors/failures";
 import type { RequestLocation } from "../proxy/origin-router";
@@ -13,10 +14,14 @@ export interface EdgeRequest {
   request: Request;
   target: RequestTarget;
   runtime: Runtime;
-  /** Public base URL (scheme://host[/prefix]) every URL of the answer is built from. */
+  /** Public base URL (scheme://host[/prefix][/agent path]) every URL of the answer is built from. */
   base: string;
+  /** The same without the agent path: where the host's catalogs are. */
+  hostBase: string;
   /** Its host, lower case, without a trailing dot. */
   hostname: string;
+  /** The key of the agent's card-source document: the hostname, or `<hostname><agent path>` (agents by path). */
+  agentKey: string;
   /** Its `host[:port]` and scheme (`https`), as X-Forwarded-Host/-Proto tell the origin. */
   publicHost: string;
   publicScheme: string;
@@ -38,5 +43,20 @@ export function admitRequest(request: Request, target: RequestTarget, runtime: R
   const publicScheme = (url ? url.protocol : target.protocol).slice(0, -1);
   const cf = request.cf as IncomingRequestCfProperties | undefined;
   const where = { colo: cf?.colo, continent: cf?.continent };
-  return { request, target, runtime, base, hostname, publicHost, publicScheme, where, keepAlive };
+  // A path agent's URLs are all under its path, and its document is its own key (request-agent.ts).
+  const agentPath = agentPathOf(request);
+  const agentKey = `${hostname}${agentPath}`;
+  return {
+    request,
+    target,
+    runtime,
+    base: `${base}${agentPath}`,
+    hostBase: base,
+    hostname,
+    agentKey,
+    publicHost,
+    publicScheme,
+    where,
+    keepAlive,
+  };
 }

@@ -38,6 +38,8 @@ export interface PublicSide {
   clientIp: string | undefined;
   /** Credentials the edge consumed (edge authentication): not passed on. */
   consumed?: readonly Credential[];
+  /** The headers of the origin this call goes to (its route's: ORIGIN_HEADERS, or a document's ORIGIN_CREDENTIALS entry). */
+  originHeaders: Readonly<Record<string, string>>;
 }
 
 export function originRequestHeaders(incoming: Headers, config: Config, side: PublicSide): Headers {
@@ -55,7 +57,7 @@ export function originRequestHeaders(incoming: Headers, config: Config, side: Pu
   headers.set("x-forwarded-host", side.host);
   headers.set("x-forwarded-proto", side.scheme);
   // The origin's own credentials replace the client's Authorization when they set one.
-  for (const [name, value] of Object.entries(config.originHeaders)) headers.set(name, value);
+  for (const [name, value] of Object.entries(side.originHeaders)) headers.set(name, value);
   return headers;
 }
 

@@ -29,6 +29,11 @@ export interface OriginRoute {
   privateOrigins: readonly string[];
   /** Their `host[:port]`, lower case, as response headers are checked against them. */
   privateHosts: readonly string[];
+  /**
+   * The origin's own headers: ORIGIN_HEADERS for ORIGIN_URL and the regions; for a document's own origin, the
+   * ORIGIN_CREDENTIALS entry it names, or none: one agent's credentials never reach another agent's origin.
+   */
+  headers: Readonly<Record<string, string>>;
 }
 
 function hostsOf(origins: readonly string[]): string[] {
@@ -80,10 +85,22 @@ export class OriginRouter {
     const named = this.#documentOrigin(document, hostname);
     if (named) {
       const privateOrigins = [...this.privateOrigins, ...originsOf([named])];
-      return { candidates: [named], privateOrigins, privateHosts: hostsOf(privateOrigins) };
+      const credentials = document.originCredentials;
+      const headers = credentials === undefined ? {} : this.config.originCredentials[credentials];
+      // A name the configuration lacks: no origin to call with the credentials the operator meant.
+      if (!headers) return this.#unknownCredentials(hostname, privateOrigins);
+      return { candidates: [named], privateOrigins, privateHosts: hostsOf(privateOrigins), headers };
     }
     const candidates = this.binding ? [this.config.originUrl ?? BINDING_URL] : originCandidates(this.config, where);
-    return { candidates, privateOrigins: this.privateOrigins, privateHosts: this.#privateHosts };
+    return { candidates, privateOrigins: this.privateOrigins, privateHosts: this.#privateHosts, headers: this.config.originHeaders };
+  }
+
+  #unknownCredentials(hostname: string, privateOrigins: readonly string[]): OriginRoute {
+    if (this.#refusedHosts.size < MAX_REFUSALS_LOGGED && !this.#refusedHosts.has(`credentials:${hostname}`)) {
+      this.#refusedHosts.add(`credentials:${hostname}`);
+      log("error", "document_credentials_unknown", { host: hostname });
+    }
+    return { candidates: [], privateOrigins, privateHosts: hostsOf(privateOrigins), headers: {} };
   }
 
   send(url: string, init: RequestInit): Promise<Response> {

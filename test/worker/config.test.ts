@@ -22,6 +22,7 @@ describe("parseConfig", () => {
         kvCacheTtl: 60,
         originUrl: undefined,
         originHeaders: {},
+        originCredentials: {},
         originRegions: {},
         originTimeoutMs: 30_000,
         maxBodyBytes: 1_048_576,

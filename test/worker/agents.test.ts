@@ -1,0 +1,182 @@
+// Agents by path inside workerd, with the real KV, DocumentLog and AgentIndex of wrangler.toml: documents
+// written through the admin API under `<host>/<path>` keys are served at `<host>/<path>/...` with every URL
+// under their path, each with its own origin and origin credentials; the host's own agent stays at the root;
+// a path agent never answers for another path; agent paths that collide with the edge's own are refused.
+import { describe, expect, it } from "vitest";
+import { TOKEN, useHosts } from "../support/admin";
+import { captureConsole } from "../support/console";
+import { callVia, fakeOrigin, makeEnv } from "../support/worker";
+
+const TRAVEL_ORIGIN = "https://travel-origin.example.net/rpc";
+const BILLING_ORIGIN = "https://billing-origin.example.net/rpc";
+const ROOT_ORIGIN = "https://root-origin.example.net/rpc";
+
+function setUp() {
+  const origin = fakeOrigin(async (request) => {
+    const { id } = (await request
+      .clone()
+      .json()
+      .catch(() => ({ id: 1 }))) as { id?: unknown };
+    return Response.json({ jsonrpc: "2.0", id, result: { task: { id: "t", contextId: "c", status: { state: "TASK_STATE_COMPLETED" } } } });
+  });
+  const env = makeEnv({
+    ADMIN_TOKEN: TOKEN,
+    EDGE_AUTH: "off",
+    REST_PATH: "/rest",
+    ORIGIN_URL: ROOT_ORIGIN,
+    ORIGIN_HEADERS: JSON.stringify({ authorization: "Bearer root-secret" }),
+    DOCUMENT_ORIGINS: `${TRAVEL_ORIGIN},${BILLING_ORIGIN}`,
+    ORIGIN_CREDENTIALS: JSON.stringify({ travel: { authorization: "Bearer travel-secret" } }),
+  });
+  const call = (url: string, init: RequestInit = {}) => callVia(origin, url, init, env);
+  const admin = (url: string, init: RequestInit = {}) =>
+    call(url, { ...init, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...init.headers } });
+  return { origin, call, admin };
+}
+
+/**
+ * RFC 9264 §4.2 (application/linkset+json): one member `linkset`, an array of link context objects; each has an
+ * optional `anchor` (a URI) and link relation members whose values are arrays of target objects, each with an
+ * `href` (a URI); `title` and `type` are strings, `hreflang` an array, other target attributes arrays of strings.
+ */
+function linksetErrors(document: unknown): string[] {
+  const errors: string[] = [];
+  const isUri = (value: unknown) => typeof value === "string" && URL.canParse(value);
+  const object = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+  if (!object(document) || Object.keys(document).join() !== "linkset" || !Array.isArray(document.linkset)) return ["not {linkset: [...]}"];
+  document.linkset.forEach((context, i) => {
+    if (!object(context)) return errors.push(`linkset[${i}] is not an object`);
+    for (const [relation, targets] of Object.entries(context)) {
+      if (relation === "anchor") {
+        if (!isUri(targets)) errors.push(`linkset[${i}].anchor is not a URI`);
+        continue;
+      }
+      if (!Array.isArray(targets) || targets.length === 0) {
+        errors.push(`linkset[${i}].${relation} is not an array of targets`);
+        continue;
+      }
+      targets.forEach((target, j) => {
+        const at = `linkset[${i}].${relation}[${j}]`;
+        if (!object(target) || !isUri(target.href)) return errors.push(`${at} has no href URI`);
+        for (const [attribute, value] of Object.entries(target)) {
+          if (attribute === "href") continue;
+          const ok = ["title", "type"].includes(attribute) ? typeof value === "string" : Array.isArray(value);
+          if (!ok) errors.push(`${at}.${attribute} has the wrong form`);
+        }
+      });
+    }
+  });
+  return errors;
+}
+
+const rpc = (id: number) => ({
+  method: "POST",
+  headers: { "content-type": "application/json", "A2A-Version": "1.0" },
+  body: JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "SendMessage",
+    params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] } },
+  }),
+});
+
+describe("agents by path", () => {
+  const { host, used } = useHosts();
+
+  it("serves each path agent's card, RPC and REST under its path, to its own origin with its own credentials", async () => {
+    const { origin, call, admin } = setUp();
+    const h = host("agents");
+    used.push(`${h}/travel`, `${h}/billing/eu`, `agents:${h}`);
+    const put = (key: string, document: unknown) =>
+      admin(`https://${h}/_admin/documents/${key}`, { method: "PUT", body: JSON.stringify(document) });
+    expect((await put(h, { name: "Root Agent" })).status).toBe(200);
+    expect((await put(`${h}/travel`, { name: "Travel Agent", originUrl: TRAVEL_ORIGIN, originCredentials: "travel" })).status).toBe(200);
+    expect((await put(`${h}/billing/eu`, { name: "Billing Agent", originUrl: BILLING_ORIGIN })).status).toBe(200);
+
+    const card = async (path: string) =>
+      (await call(`https://${h}${path}/.well-known/agent-card.json`)).json() as Promise<Record<string, unknown>>;
+    const travel = await card("/travel");
+    expect(travel.name).toBe("Travel Agent");
+    const urls = JSON.stringify(travel).match(/https?:\/\/[^"]+/g) ?? [];
+    expect(urls.length).toBeGreaterThan(0);
+    for (const url of urls) expect(url.startsWith(`https://${h}/travel`), url).toBe(true);
+    expect((await card("/billing/eu")).name).toBe("Billing Agent");
+    expect((await card("")).name).toBe("Root Agent");
+    // Never another path's agent: a longer path of no agent, a shorter one, a lookalike.
+    for (const path of ["/travelers", "/billing", "/billing/us"]) {
+      expect((await call(`https://${h}${path}/.well-known/agent-card.json`)).status, path).toBe(404);
+    }
+
+    const sent = async (url: string, init: RequestInit) => {
+      const before = origin.requests.length;
+      const response = await call(url, init);
+      expect(response.status, url).toBe(200);
+      const request = origin.requests[before];
+      return { url: request?.url, authorization: request?.headers.get("authorization") };
+    };
+    expect(await sent(`https://${h}/travel`, rpc(1))).toEqual({ url: TRAVEL_ORIGIN, authorization: "Bearer travel-secret" });
+    expect(await sent(`https://${h}/travel/`, rpc(2))).toEqual({ url: TRAVEL_ORIGIN, authorization: "Bearer travel-secret" });
+    // A document without credentials of its own gets none: ORIGIN_HEADERS are ORIGIN_URL's.
+    expect(await sent(`https://${h}/billing/eu/`, rpc(3))).toEqual({ url: BILLING_ORIGIN, authorization: null });
+    expect(await sent(`https://${h}/`, rpc(4))).toEqual({ url: ROOT_ORIGIN, authorization: "Bearer root-secret" });
+    const rest = {
+      method: "POST",
+      headers: { "content-type": "application/json", "A2A-Version": "1.0" },
+      body: JSON.stringify({ message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] } }),
+    };
+    expect((await sent(`https://${h}/travel/rest/message:send`, rest)).url).toBe(TRAVEL_ORIGIN);
+
+    // The host's catalogs list all three, and the cards and page point to them.
+    const apiCatalog = await call(`https://${h}/.well-known/api-catalog`);
+    expect(apiCatalog.headers.get("content-type")).toBe('application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+    const linkset = await apiCatalog.json();
+    expect(linksetErrors(linkset)).toEqual([]);
+    const items = (linkset as { linkset: { anchor: string; item?: { href: string }[] }[] }).linkset[0];
+    expect(items?.anchor).toBe(`https://${h}/.well-known/api-catalog`);
+    expect(items?.item?.map((i) => i.href).sort()).toEqual(
+      ["", "/billing/eu", "/travel"].map((path) => `https://${h}${path}/.well-known/agent-card.json`).sort(),
+    );
+    const ai = (await (await call(`https://${h}/.well-known/ai-catalog.json`)).json()) as {
+      specVersion: string;
+      entries: Record<string, unknown>[];
+    };
+    expect(ai.specVersion).toBe("1.0");
+    expect(ai.entries.map((e) => e.displayName).sort()).toEqual(["Billing Agent", "Root Agent", "Travel Agent"]);
+    for (const entry of ai.entries) {
+      expect(entry).toMatchObject({ mediaType: "application/a2a-agent-card+json", identifier: expect.stringMatching(/^https:\/\//) });
+      expect(entry.url).toBe(`${entry.identifier}/.well-known/agent-card.json`);
+    }
+    const etag = apiCatalog.headers.get("etag") ?? "";
+    expect((await call(`https://${h}/.well-known/api-catalog`, { headers: { "if-none-match": etag } })).status).toBe(304);
+    const link = (await call(`https://${h}/travel/.well-known/agent-card.json`)).headers.get("link");
+    expect(link).toBe(
+      `<https://${h}/.well-known/api-catalog>; rel="api-catalog", <https://${h}/.well-known/ai-catalog.json>; rel="ai-catalog"`,
+    );
+    expect((await call(`https://${h}/travel/`, { headers: { accept: "text/html" } })).headers.get("link")).toBe(link);
+    expect((await call(`https://${h}/travel/.well-known/api-catalog`)).status, "a path agent has no catalog of its own").toBe(404);
+
+    // Deleted: gone from its path, the others stay.
+    expect((await admin(`https://${h}/_admin/documents/${h}/travel`, { method: "DELETE" })).status).toBe(200);
+    expect((await call(`https://${h}/travel/.well-known/agent-card.json`)).status).toBe(404);
+    expect((await card("/billing/eu")).name).toBe("Billing Agent");
+    const after = (await (await call(`https://${h}/.well-known/ai-catalog.json`)).json()) as { entries: { displayName: string }[] };
+    expect(after.entries.map((e) => e.displayName).sort()).toEqual(["Billing Agent", "Root Agent"]);
+  });
+
+  it("refuses agent paths the edge answers itself, and names no credentials it lacks", async () => {
+    const { admin } = setUp();
+    const h = host("reserved");
+    for (const path of ["rest", "rest/x", "_admin", "_push", ".well-known", "Travel", "a/b/c/d/e", "x/versions"]) {
+      const response = await admin(`https://${h}/_admin/documents/${h}/${path}`, { method: "PUT", body: JSON.stringify({ name: "X" }) });
+      expect(response.status, path).toBeGreaterThanOrEqual(400);
+      expect(response.status, path).toBeLessThan(500);
+    }
+    captureConsole();
+    const unknown = await admin(`https://${h}/_admin/documents/${h}/travel`, {
+      method: "PUT",
+      body: JSON.stringify({ name: "X", originUrl: TRAVEL_ORIGIN, originCredentials: "nobody" }),
+    });
+    expect(unknown.status).toBe(422);
+    expect(await unknown.text()).toContain("ORIGIN_CREDENTIALS");
+  });
+});
