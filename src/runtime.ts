@@ -9,6 +9,7 @@ import { CardService } from "./card/card-service";
 import { readCardInput } from "./card/intake";
 import { repairsToText } from "./card/repairs";
 import { warnIfSample } from "./card/sample";
+import type { CardSource } from "./card/source";
 import type { Resolved } from "./card/store";
 import { type Config, parseConfig } from "./config";
 import { EdgeError } from "./errors/failures";
@@ -31,6 +32,18 @@ export class Runtime {
   /** Undefined when cards are not signed. */
   readonly signer: CardSigner | undefined;
   readonly auth: EdgeAuth;
+  readonly #profiles = new Map<string, EdgeAuth>();
+  readonly #closed: EdgeAuth;
+
+  /**
+   * The verifiers of an agent: its document's AUTH_PROFILES entry, or the deployment's AUTH_* variables; a
+   * profile the configuration lacks verifies nothing (its required schemes fail closed).
+   */
+  authFor(source: Pick<CardSource, "authProfile">): EdgeAuth {
+    if (source.authProfile === undefined) return this.auth;
+    return this.#profiles.get(source.authProfile) ?? this.#closed;
+  }
+
   /** Undefined without AUTH_ASSERTION_KEY or CARD_SIGNING_KEY: no A2A-Caller-Assertion then. */
   readonly assertions: CallerAssertions | undefined;
   /** ORIGIN_HEADERS values and their tokens, never returned to a client. */
@@ -52,6 +65,8 @@ export class Runtime {
     /** The Workers Rate Limiting binding (RATE_LIMITER); undefined = no limit. */
     readonly rateLimiter: RateLimit | undefined = undefined,
     pushRelays: DurableObjectNamespace<PushRelay> | undefined = undefined,
+    /** AUTH_PROFILES, each parsed as its variables (authProfileConfigs). */
+    profiles: Readonly<Record<string, ProfileAuth>> = {},
   ) {
     this.pushRelays = pushRelays;
     this.agents = new IndexCopies(kv, config.kvCacheTtl);
@@ -66,6 +81,8 @@ export class Runtime {
     const credentials = [config.originHeaders, ...Object.values(config.originCredentials)];
     this.secretFragments = [...new Set(credentials.flatMap((headers) => secretFragments(headers)))];
     this.auth = new EdgeAuth(config, this.fetch);
+    for (const [name, profile] of Object.entries(profiles)) this.#profiles.set(name, new EdgeAuth({ ...config, ...profile }, this.fetch));
+    this.#closed = new EdgeAuth({ ...config, ...NO_VERIFIERS }, this.fetch);
     const assertionKey = config.assertionKey ?? config.signingKey;
     this.assertions = assertionKey ? new CallerAssertions(assertionKey) : undefined;
     if (config.edgeAuth === "off" && config.originHeaders.authorization !== undefined) {
@@ -73,6 +90,32 @@ export class Runtime {
       log("warn", "edge_auth_off", { lends: "ORIGIN_HEADERS Authorization" });
     }
   }
+}
+
+/** The verifier settings an AUTH_PROFILES entry replaces (unset ones stay unset: nothing is inherited from AUTH_*). */
+type ProfileAuth = Pick<Config, "jwtIssuer" | "jwtAudience" | "jwtJwksUrl" | "jwtAlgorithms" | "jwtHeader" | "apiKeys" | "mtlsFingerprints">;
+const NO_VERIFIERS: ProfileAuth = {
+  jwtIssuer: undefined,
+  jwtAudience: undefined,
+  jwtJwksUrl: undefined,
+  jwtAlgorithms: [],
+  jwtHeader: undefined,
+  apiKeys: undefined,
+  mtlsFingerprints: undefined,
+};
+
+/** Each AUTH_PROFILES entry parsed as the variables it sets, by the same parsers and rules (an issuer needs an audience). */
+function authProfileConfigs(
+  profiles: Readonly<Record<string, Record<string, string>>>,
+): { ok: true; value: Record<string, ProfileAuth> } | { ok: false; problems: string } {
+  const value: Record<string, ProfileAuth> = {};
+  for (const [name, variables] of Object.entries(profiles)) {
+    const parsed = parseConfig(variables);
+    if (!parsed.ok) return { ok: false, problems: `AUTH_PROFILES entry ${name}: ${issuesToText(parsed.issues)}` };
+    const { jwtIssuer, jwtAudience, jwtJwksUrl, jwtAlgorithms, jwtHeader, apiKeys, mtlsFingerprints } = parsed.value;
+    value[name] = { jwtIssuer, jwtAudience, jwtJwksUrl, jwtAlgorithms, jwtHeader, apiKeys, mtlsFingerprints };
+  }
+  return { ok: true, value };
 }
 
 let bundledSource: Resolved | undefined;
@@ -108,10 +151,15 @@ function createRuntime(env: RuntimeEnv, deps: RuntimeDeps): Runtime | EdgeError 
     log("error", "config_invalid", { issues: problems });
     return new EdgeError("INTERNAL", `Invalid worker configuration: ${problems}`);
   }
+  const profiles = authProfileConfigs(parsed.value.authProfiles);
+  if (!profiles.ok) {
+    log("error", "config_invalid", { issues: profiles.problems });
+    return new EdgeError("INTERNAL", `Invalid worker configuration: ${profiles.problems}`);
+  }
   const binding = typeof env.ORIGIN?.fetch === "function" ? env.ORIGIN : undefined;
   const rateLimiter = typeof env.RATE_LIMITER?.limit === "function" ? env.RATE_LIMITER : undefined;
   const relays = typeof env.PUSH_RELAYS?.idFromName === "function" ? env.PUSH_RELAYS : undefined;
-  return new Runtime(parsed.value, env.SKILLS, binding, deps, rateLimiter, relays);
+  return new Runtime(parsed.value, env.SKILLS, binding, deps, rateLimiter, relays, profiles.value);
 }
 
 export function runtimeFor(env: RuntimeEnv, deps: RuntimeDeps = {}): Runtime {

@@ -249,11 +249,16 @@ async function putDocument(c: Context<AdminEnv>, runtime: Runtime): Promise<Resp
   const text = await documentText(c, runtime);
   const parsed = parseDocument(text);
   if (!parsed.ok) throw new EdgeError("INVALID_DOCUMENT", INVALID_DOCUMENT, { violations: parsed.issues });
-  const credentials = parsed.value.source.originCredentials;
-  if (credentials !== undefined && !Object.hasOwn(runtime.config.originCredentials, credentials)) {
-    const violations = [{ path: "originCredentials", message: "names no entry of ORIGIN_CREDENTIALS" }];
-    throw new EdgeError("INVALID_DOCUMENT", INVALID_DOCUMENT, { violations });
-  }
+  const { originCredentials, authProfile } = parsed.value.source;
+  const violations = [
+    ...(originCredentials !== undefined && !Object.hasOwn(runtime.config.originCredentials, originCredentials)
+      ? [{ path: "originCredentials", message: "names no entry of ORIGIN_CREDENTIALS" }]
+      : []),
+    ...(authProfile !== undefined && !Object.hasOwn(runtime.config.authProfiles, authProfile)
+      ? [{ path: "authProfile", message: "names no entry of AUTH_PROFILES" }]
+      : []),
+  ];
+  if (violations.length > 0) throw new EdgeError("INVALID_DOCUMENT", INVALID_DOCUMENT, { violations });
   return write(c, runtime, key, { key, action: "put", text, preconditions });
 }
 

@@ -17,10 +17,11 @@ import { EXTENDED_CARD_METHODS } from "./extended-card";
  * every mode goes to an authenticated caller alone.
  */
 async function authenticate(edge: EdgeRequest, call: Call, source: CardSource): Promise<Caller | undefined | Failure> {
-  const { config, auth } = edge.runtime;
+  const { config } = edge.runtime;
   const needsCaller = EXTENDED_CARD_METHODS.has(call.method);
   if (config.edgeAuth === "off" && !needsCaller) return undefined;
-  const caller = await auth.authenticate(edge, requirementsOf(source));
+  // The agent's own verifiers (its AUTH_PROFILES entry), else the deployment's.
+  const caller = await edge.runtime.authFor(source).authenticate(edge, requirementsOf(source));
   if (isFailure(caller) || caller || !needsCaller) return caller;
   // A card that requires nothing gives no way to authenticate: the extended card stays closed.
   return failure("UNAUTHENTICATED", "the extended card goes only to an authenticated caller", {

@@ -45,6 +45,8 @@ const READ_MEMBERS = [
   "securityRequirements",
   "skills",
   "originUrl",
+  "originCredentials",
+  "authProfile",
 ] as const satisfies readonly CardMember[];
 /** A2A 0.1 / lc_a2a: the scheme names the endpoint accepts. */
 const AUTHENTICATION = "authentication";
@@ -149,6 +151,8 @@ function readProfile(card: JsonObject, reading: Reading): JsonObject {
     documentationUrl: optionalUrl(card.documentationUrl, "documentationUrl", reading),
     iconUrl: optionalUrl(card.iconUrl, "iconUrl", reading),
     originUrl: card.originUrl,
+    originCredentials: card.originCredentials,
+    authProfile: card.authProfile,
   });
 }
 

@@ -59,13 +59,13 @@ export function cardResponse(edge: EdgeRequest): Later<Response> {
 
 /** The human view, rendered from the strict 1.0 card (signatures included). */
 export function pageResponse(edge: EdgeRequest): Later<Response> {
-  const { auth, config } = edge.runtime;
+  const { config } = edge.runtime;
   return andThen(builtCard(edge, "v1"), ([built, resolved]) => {
     const page = renderCardPage(
       built,
       {
         cardUrl: `${edge.base}${CARD_PATH}`,
-        enforcement: auth.enforcement(requirementsOf(resolved.source)),
+        enforcement: edge.runtime.authFor(resolved.source).enforcement(requirementsOf(resolved.source)),
         pushRelayed: edge.runtime.config.pushRelay === "on",
         lastGoodAge: resolved.lastGood ? lastGoodAge(resolved.lastGood.savedAt) : undefined,
       },

@@ -180,6 +180,12 @@ export const CardSourceSchema = z
         "Multi-agent mode: the JSON-RPC endpoint of this hostname's origin agent (overrides ORIGIN_URL). Never published in the card.",
       ),
     ),
+    authProfile: z.optional(
+      describe(
+        z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)),
+        "The name of the AUTH_PROFILES entry whose verifiers check this agent's callers (instead of AUTH_JWT_*, AUTH_API_KEYS). Never published.",
+      ),
+    ),
     originCredentials: z.optional(
       describe(
         z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)),

@@ -74,6 +74,43 @@ export const credentialSets = json(
   parseCredentialSets,
 );
 
+/** The variables an AUTH_PROFILES entry may set: an agent's own verifiers (runtime.ts parses each as the variable itself). */
+export const PROFILE_VARIABLES = [
+  "AUTH_JWT_ISSUER",
+  "AUTH_JWT_AUDIENCE",
+  "AUTH_JWT_JWKS_URL",
+  "AUTH_JWT_ALGORITHMS",
+  "AUTH_JWT_HEADER",
+  "AUTH_API_KEYS",
+  "AUTH_MTLS_FINGERPRINTS",
+] as const;
+
+// Hand-written: entries are named by position (a value may be an API key hash list), keys are variable names.
+function parseAuthProfiles(value: unknown): Record<string, Record<string, string>> {
+  if (!isJsonObject(value)) throw new Error("expected a JSON object of names to objects of AUTH_* variables");
+  const profiles: Record<string, Record<string, string>> = {};
+  Object.entries(value).forEach(([name, variables], index) => {
+    if (!CREDENTIAL_NAME.test(name)) throw new Error(`entry ${index + 1} needs a name of letters, digits, - and _ (at most 64)`);
+    if (!isJsonObject(variables)) throw new Error(`entry ${index + 1} must be an object of AUTH_* variables`);
+    const profile: Record<string, string> = {};
+    for (const [variable, setting] of Object.entries(variables)) {
+      if (!(PROFILE_VARIABLES as readonly string[]).includes(variable)) {
+        throw new Error(`entry ${index + 1} may set only ${PROFILE_VARIABLES.join(", ")}`);
+      }
+      // A JSON-valued variable (AUTH_API_KEYS) may be given as JSON itself.
+      profile[variable] = typeof setting === "string" ? setting : JSON.stringify(setting);
+    }
+    profiles[name] = profile;
+  });
+  return profiles;
+}
+
+/** AUTH_PROFILES: name -> the verifier variables of each agent whose document names it (a secret). */
+export const authProfiles = json(
+  'a JSON object of names to AUTH_* variables, e.g. {"travel":{"AUTH_JWT_ISSUER":"https://...","AUTH_JWT_AUDIENCE":"travel"}}',
+  parseAuthProfiles,
+);
+
 /** Region key (Cloudflare colo, e.g. FRA, or continent, e.g. EU) -> origin URLs, preferred first. */
 type OriginRegions = Record<string, string[]>;
 

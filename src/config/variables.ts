@@ -6,7 +6,7 @@ import * as z from "zod/mini";
 import { RELAY_PATH } from "../push/relay-configs";
 import { fingerprints, headerName, issuerUrl, jwtAlgorithms, trustedUrl } from "./auth-values";
 import { envObject, toFields, type ValuesOf, variable } from "./declare";
-import { apiKeyHashes, credentialSets, extraPublicKeys, headerMap, originRegions, signingKey } from "./json-values";
+import { apiKeyHashes, authProfiles, credentialSets, extraPublicKeys, headerMap, originRegions, signingKey } from "./json-values";
 import {
   baseUrl,
   corsOrigins,
@@ -117,6 +117,8 @@ export const VARIABLES = {
   AUTH_API_KEYS: variable("apiKeys", apiKeyHashes),
   AUTH_MTLS_FINGERPRINTS: variable("mtlsFingerprints", fingerprints),
   AUTH_FORWARD_CREDENTIALS: variable("forwardCredentials", flag, false),
+  // A secret: per name, the verifiers (AUTH_JWT_*, AUTH_API_KEYS, AUTH_MTLS_FINGERPRINTS) of each agent whose document names it.
+  AUTH_PROFILES: variable("authProfiles", authProfiles, {}),
   // A secret; unset: A2A-Caller-Assertion is signed with CARD_SIGNING_KEY (if set).
   AUTH_ASSERTION_KEY: variable("assertionKey", signingKey),
   // Retry-After of a 429: the period of the RATE_LIMITER binding's `simple` rule.

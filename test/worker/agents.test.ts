@@ -163,6 +163,44 @@ describe("agents by path", () => {
     expect(after.entries.map((e) => e.displayName).sort()).toEqual(["Billing Agent", "Root Agent"]);
   });
 
+  it("checks each agent's callers with its own verifiers (AUTH_PROFILES), never another agent's", async () => {
+    const h = host("auth");
+    used.push(`${h}/travel`, `agents:${h}`);
+    const hash = async (key: string) =>
+      `sha256:${[...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)))].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+    const origin = fakeOrigin(() =>
+      Response.json({ jsonrpc: "2.0", id: 1, result: { task: { id: "t", contextId: "c", status: { state: "TASK_STATE_COMPLETED" } } } }),
+    );
+    const env = makeEnv({
+      ADMIN_TOKEN: TOKEN,
+      ORIGIN_URL: ROOT_ORIGIN,
+      DOCUMENT_ORIGINS: TRAVEL_ORIGIN,
+      AUTH_API_KEYS: JSON.stringify({ root: await hash("root-key-0123456789") }),
+      AUTH_PROFILES: JSON.stringify({ travel: { AUTH_API_KEYS: { traveller: await hash("travel-key-0123456789") } } }),
+    });
+    const call = (url: string, init: RequestInit = {}) => callVia(origin, url, init, env);
+    const keyed = { securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Api-Key" } }, security: [{ key: [] }] };
+    const put = (key: string, document: unknown) =>
+      call(`https://${h}/_admin/documents/${key}`, {
+        method: "PUT",
+        headers: { authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify(document),
+      });
+    expect((await put(h, { name: "Root", ...keyed })).status).toBe(200);
+    expect((await put(`${h}/travel`, { name: "Travel", originUrl: TRAVEL_ORIGIN, authProfile: "travel", ...keyed })).status).toBe(200);
+    const status = async (path: string, key: string) => {
+      const init = rpc(1);
+      return (await call(`https://${h}${path}`, { ...init, headers: { ...init.headers, "x-api-key": key } })).status;
+    };
+    captureConsole();
+    expect(await status("/travel/", "travel-key-0123456789")).toBe(200);
+    expect(await status("/travel/", "root-key-0123456789")).toBe(401);
+    expect(await status("/", "root-key-0123456789")).toBe(200);
+    expect(await status("/", "travel-key-0123456789")).toBe(401);
+    const unknown = await put(`${h}/travel`, { name: "Travel", authProfile: "nobody" });
+    expect(unknown.status).toBe(422);
+  });
+
   it("refuses agent paths the edge answers itself, and names no credentials it lacks", async () => {
     const { admin } = setUp();
     const h = host("reserved");
