@@ -93,7 +93,10 @@ export class Runtime {
 }
 
 /** The verifier settings an AUTH_PROFILES entry replaces (unset ones stay unset: nothing is inherited from AUTH_*). */
-type ProfileAuth = Pick<Config, "jwtIssuer" | "jwtAudience" | "jwtJwksUrl" | "jwtAlgorithms" | "jwtHeader" | "apiKeys" | "mtlsFingerprints">;
+type ProfileAuth = Pick<
+  Config,
+  "jwtIssuer" | "jwtAudience" | "jwtJwksUrl" | "jwtAlgorithms" | "jwtHeader" | "apiKeys" | "mtlsFingerprints"
+>;
 const NO_VERIFIERS: ProfileAuth = {
   jwtIssuer: undefined,
   jwtAudience: undefined,

@@ -75,7 +75,7 @@ export const credentialSets = json(
 );
 
 /** The variables an AUTH_PROFILES entry may set: an agent's own verifiers (runtime.ts parses each as the variable itself). */
-export const PROFILE_VARIABLES = [
+const PROFILE_VARIABLES = [
   "AUTH_JWT_ISSUER",
   "AUTH_JWT_AUDIENCE",
   "AUTH_JWT_JWKS_URL",

@@ -45,7 +45,10 @@ function linksetErrors(document: unknown): string[] {
   const object = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
   if (!object(document) || Object.keys(document).join() !== "linkset" || !Array.isArray(document.linkset)) return ["not {linkset: [...]}"];
   document.linkset.forEach((context, i) => {
-    if (!object(context)) return errors.push(`linkset[${i}] is not an object`);
+    if (!object(context)) {
+      errors.push(`linkset[${i}] is not an object`);
+      return;
+    }
     for (const [relation, targets] of Object.entries(context)) {
       if (relation === "anchor") {
         if (!isUri(targets)) errors.push(`linkset[${i}].anchor is not a URI`);
@@ -57,7 +60,10 @@ function linksetErrors(document: unknown): string[] {
       }
       targets.forEach((target, j) => {
         const at = `linkset[${i}].${relation}[${j}]`;
-        if (!object(target) || !isUri(target.href)) return errors.push(`${at} has no href URI`);
+        if (!object(target) || !isUri(target.href)) {
+          errors.push(`${at} has no href URI`);
+          return;
+        }
         for (const [attribute, value] of Object.entries(target)) {
           if (attribute === "href") continue;
           const ok = ["title", "type"].includes(attribute) ? typeof value === "string" : Array.isArray(value);
