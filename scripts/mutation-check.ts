@@ -1776,6 +1776,49 @@ export const MUTATIONS: Mutation[] = [
     to: "if (attempts >= 1) {",
     tests: [N("e2e-push-relay")],
   },
+  // ---- agents by path (src/agents/, the store, the router) ----
+  {
+    name: "agents: a path agent is its own document or none",
+    file: "src/card/store.ts",
+    from: 'if (hostname.includes("/")) return andThen(own,',
+    to: 'if (false) return andThen(own,',
+    tests: [W("agents")],
+  },
+  {
+    name: "agents: a document's own origin gets only its named credentials",
+    file: "src/proxy/origin-router.ts",
+    from: "const headers = credentials === undefined ? {} : this.config.originCredentials[credentials];",
+    to: "const headers = credentials === undefined ? this.config.originHeaders : this.config.originCredentials[credentials];",
+    tests: [W("agents")],
+  },
+  {
+    name: "agents: each agent's verifiers",
+    file: "src/runtime.ts",
+    from: "    if (source.authProfile === undefined) return this.auth;",
+    to: "    return this.auth;",
+    tests: [W("agents")],
+  },
+  {
+    name: "agents: paths the edge answers itself are refused",
+    file: "src/agents/agent-paths.ts",
+    from: "if (under(path, taken) || under(taken, path)) return",
+    to: "if (false) return",
+    tests: [W("agents")],
+  },
+  {
+    name: "agents: the longest agent path on a segment boundary",
+    file: "src/agents/agent-paths.ts",
+    from: "    if (paths.has(prefix)) found = prefix;",
+    to: "    for (const path of paths) if (pathname.startsWith(path)) found = path;",
+    tests: [W("agents")],
+  },
+  {
+    name: "agents: the URLs of a path agent are under its path",
+    file: "src/http/edge-request.ts",
+    from: "base: `${base}${agentPath}`,",
+    to: "base,",
+    tests: [W("agents"), N("e2e-agents")],
+  },
 ];
 
 // ---- restoring ----

@@ -86,9 +86,10 @@ describe("README and docs/", () => {
   });
 
   it("keeps the README to a few screens: the quick start and the first guides, the reference in docs/", () => {
-    expect(readme.split("\n").length).toBeLessThanOrEqual(150);
+    // 165 with a fifth guide (agents by path): still a few screens.
+    expect(readme.split("\n").length).toBeLessThanOrEqual(165);
     const headings = [...prose(readme).matchAll(/^### (.+)$/gm)].map(([, heading]) => heading);
-    expect(headings).toEqual(["Front a private agent, on one machine", "Sign the card", "Push notifications", "Deploy"]);
+    expect(headings).toEqual(["Front a private agent, on one machine", "Sign the card", "Push notifications", "Many agents on one host", "Deploy"]);
   });
 
   it("links only to files and headings that exist, between the README and docs/ as within each", () => {
