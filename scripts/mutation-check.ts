@@ -1806,10 +1806,10 @@ export const MUTATIONS: Mutation[] = [
     tests: [W("agents")],
   },
   {
-    name: "agents: the longest agent path on a segment boundary",
+    name: "agents: the longest agent path wins",
     file: "src/agents/agent-paths.ts",
     from: "    if (paths.has(prefix)) found = prefix;",
-    to: "    for (const path of paths) if (pathname.startsWith(path)) found = path;",
+    to: "    if (paths.has(prefix)) found ??= prefix;",
     tests: [W("agents")],
   },
   {

@@ -19,7 +19,7 @@ function setUp() {
       .catch(() => ({ id: 1 }))) as { id?: unknown };
     return Response.json({ jsonrpc: "2.0", id, result: { task: { id: "t", contextId: "c", status: { state: "TASK_STATE_COMPLETED" } } } });
   });
-  const env = makeEnv({
+  const vars = {
     ADMIN_TOKEN: TOKEN,
     EDGE_AUTH: "off",
     REST_PATH: "/rest",
@@ -27,11 +27,17 @@ function setUp() {
     ORIGIN_HEADERS: JSON.stringify({ authorization: "Bearer root-secret" }),
     DOCUMENT_ORIGINS: `${TRAVEL_ORIGIN},${BILLING_ORIGIN}`,
     ORIGIN_CREDENTIALS: JSON.stringify({ travel: { authorization: "Bearer travel-secret" } }),
-  });
+  };
+  const env = makeEnv(vars);
   const call = (url: string, init: RequestInit = {}) => callVia(origin, url, init, env);
+  /** Another isolate's view (its own caches), of the same KV and Durable Objects. */
+  const fresh = () => {
+    const other = makeEnv({ ...vars });
+    return (url: string, init: RequestInit = {}) => callVia(origin, url, init, other);
+  };
   const admin = (url: string, init: RequestInit = {}) =>
     call(url, { ...init, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...init.headers } });
-  return { origin, call, admin };
+  return { origin, call, admin, fresh };
 }
 
 /**
@@ -90,7 +96,7 @@ describe("agents by path", () => {
   const { host, used } = useHosts();
 
   it("serves each path agent's card, RPC and REST under its path, to its own origin with its own credentials", async () => {
-    const { origin, call, admin } = setUp();
+    const { origin, call, admin, fresh } = setUp();
     const h = host("agents");
     used.push(`${h}/travel`, `${h}/billing/eu`, `agents:${h}`);
     const put = (key: string, document: unknown) =>
@@ -98,6 +104,8 @@ describe("agents by path", () => {
     expect((await put(h, { name: "Root Agent" })).status).toBe(200);
     expect((await put(`${h}/travel`, { name: "Travel Agent", originUrl: TRAVEL_ORIGIN, originCredentials: "travel" })).status).toBe(200);
     expect((await put(`${h}/billing/eu`, { name: "Billing Agent", originUrl: BILLING_ORIGIN })).status).toBe(200);
+    used.push(`${h}/billing`);
+    expect((await put(`${h}/billing`, { name: "Billing Root" })).status).toBe(200);
 
     const card = async (path: string) =>
       (await call(`https://${h}${path}/.well-known/agent-card.json`)).json() as Promise<Record<string, unknown>>;
@@ -108,8 +116,10 @@ describe("agents by path", () => {
     for (const url of urls) expect(url.startsWith(`https://${h}/travel`), url).toBe(true);
     expect((await card("/billing/eu")).name).toBe("Billing Agent");
     expect((await card("")).name).toBe("Root Agent");
-    // Never another path's agent: a longer path of no agent, a shorter one, a lookalike.
-    for (const path of ["/travelers", "/billing", "/billing/us"]) {
+    // The longest agent path wins: /billing/eu is not /billing's.
+    expect((await card("/billing")).name).toBe("Billing Root");
+    // Never another path's agent: a lookalike, a path under an agent that is no agent.
+    for (const path of ["/travelers", "/billing/us", "/trave"]) {
       expect((await call(`https://${h}${path}/.well-known/agent-card.json`)).status, path).toBe(404);
     }
 
@@ -140,14 +150,14 @@ describe("agents by path", () => {
     const items = (linkset as { linkset: { anchor: string; item?: { href: string }[] }[] }).linkset[0];
     expect(items?.anchor).toBe(`https://${h}/.well-known/api-catalog`);
     expect(items?.item?.map((i) => i.href).sort()).toEqual(
-      ["", "/billing/eu", "/travel"].map((path) => `https://${h}${path}/.well-known/agent-card.json`).sort(),
+      ["", "/billing", "/billing/eu", "/travel"].map((path) => `https://${h}${path}/.well-known/agent-card.json`).sort(),
     );
     const ai = (await (await call(`https://${h}/.well-known/ai-catalog.json`)).json()) as {
       specVersion: string;
       entries: Record<string, unknown>[];
     };
     expect(ai.specVersion).toBe("1.0");
-    expect(ai.entries.map((e) => e.displayName).sort()).toEqual(["Billing Agent", "Root Agent", "Travel Agent"]);
+    expect(ai.entries.map((e) => e.displayName).sort()).toEqual(["Billing Agent", "Billing Root", "Root Agent", "Travel Agent"]);
     for (const entry of ai.entries) {
       expect(entry).toMatchObject({ mediaType: "application/a2a-agent-card+json", identifier: expect.stringMatching(/^https:\/\//) });
       expect(entry.url).toBe(`${entry.identifier}/.well-known/agent-card.json`);
@@ -166,7 +176,14 @@ describe("agents by path", () => {
     expect((await call(`https://${h}/travel/.well-known/agent-card.json`)).status).toBe(404);
     expect((await card("/billing/eu")).name).toBe("Billing Agent");
     const after = (await (await call(`https://${h}/.well-known/ai-catalog.json`)).json()) as { entries: { displayName: string }[] };
-    expect(after.entries.map((e) => e.displayName).sort()).toEqual(["Billing Agent", "Root Agent"]);
+    expect(after.entries.map((e) => e.displayName).sort()).toEqual(["Billing Agent", "Billing Root", "Root Agent"]);
+
+    // A document gone from KV behind the index's back (a stale index): that path is no agent, never the host's.
+    const { kv } = await import("../support/admin");
+    await kv.delete(`${h}/billing/eu`);
+    const stale = await fresh()(`https://${h}/billing/eu/.well-known/agent-card.json`);
+    expect(stale.status).toBe(404);
+    expect(await stale.text()).not.toContain("Root Agent");
   });
 
   it("checks each agent's callers with its own verifiers (AUTH_PROFILES), never another agent's", async () => {
