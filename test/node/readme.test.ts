@@ -89,7 +89,13 @@ describe("README and docs/", () => {
     // 165 with a fifth guide (agents by path): still a few screens.
     expect(readme.split("\n").length).toBeLessThanOrEqual(165);
     const headings = [...prose(readme).matchAll(/^### (.+)$/gm)].map(([, heading]) => heading);
-    expect(headings).toEqual(["Front a private agent, on one machine", "Sign the card", "Push notifications", "Many agents on one host", "Deploy"]);
+    expect(headings).toEqual([
+      "Front a private agent, on one machine",
+      "Sign the card",
+      "Push notifications",
+      "Many agents on one host",
+      "Deploy",
+    ]);
   });
 
   it("links only to files and headings that exist, between the README and docs/ as within each", () => {

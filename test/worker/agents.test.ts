@@ -224,6 +224,23 @@ describe("agents by path", () => {
     expect(unknown.status).toBe(422);
   });
 
+  it("rebuilds a host's index from KV, for documents written there without the admin API", async () => {
+    const { admin, fresh } = setUp();
+    const h = host("rebuild");
+    used.push(`${h}/by-hand`, `agents:${h}`);
+    const { kv } = await import("../support/admin");
+    await kv.put(`${h}/by-hand`, JSON.stringify({ name: "Written By Hand" }));
+    expect((await fresh()(`https://${h}/by-hand/.well-known/agent-card.json`)).status, "not in the index yet").toBe(404);
+    const rebuilt = await admin(`https://${h}/_admin/index/${h}/rebuild`, { method: "POST" });
+    expect(rebuilt.status).toBe(200);
+    expect(await rebuilt.json()).toEqual({
+      host: h,
+      agents: [{ path: "/by-hand", name: "Written By Hand", description: expect.any(String) }],
+    });
+    const card = await fresh()(`https://${h}/by-hand/.well-known/agent-card.json`);
+    expect(((await card.json()) as { name: string }).name).toBe("Written By Hand");
+  });
+
   it("refuses agent paths the edge answers itself, and names no credentials it lacks", async () => {
     const { admin } = setUp();
     const h = host("reserved");
