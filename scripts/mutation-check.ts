@@ -1781,7 +1781,7 @@ export const MUTATIONS: Mutation[] = [
     name: "agents: a path agent is its own document or none",
     file: "src/card/store.ts",
     from: 'if (hostname.includes("/")) return andThen(own,',
-    to: 'if (false) return andThen(own,',
+    to: "if (false) return andThen(own,",
     tests: [W("agents")],
   },
   {
