@@ -55,6 +55,7 @@ describe("parseConfig", () => {
         apiKeys: undefined,
         mtlsFingerprints: undefined,
         forwardCredentials: false,
+        authProfiles: {},
         assertionKey: undefined,
         rateLimitPeriod: 60,
       },
