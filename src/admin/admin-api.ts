@@ -10,9 +10,11 @@ import { callerOfKey } from "../auth/api-keys";
 import { LAST_GOOD_PREFIX } from "../card/last-good";
 import type { CardSource } from "../card/source";
 import { DEFAULT_KEY, isDocumentKey } from "../card/store";
-import { CARD_VARIANTS, type CardVariant } from "../card/variant";
+import { CARD_PATH, CARD_VARIANTS, type CardVariant } from "../card/variant";
 import { EdgeError, type FailureReason, failure } from "../errors/failures";
 import { httpFailureResponse, renderError } from "../errors/responses";
+import { issueFeedTicket } from "../feed/feed-routes";
+import { publishChange } from "../feed/publish";
 import { readMessageBody } from "../http/body";
 import { ifNoneMatchHits } from "../http/etag";
 import { publicBaseUrl } from "../http/public-base";
@@ -59,10 +61,10 @@ function kvOf(runtime: Runtime): KVNamespace {
   return runtime.kv;
 }
 
-/** The public base the key's card is served under (PUBLIC_BASE_URL wins, as for requests). */
+/** The public base the key's card is served under (PUBLIC_BASE_URL wins, as for requests), `/<path>` of a `<hostname>/<path>` key after it. */
 function baseFor(c: Context<AdminEnv>, runtime: Runtime, key: string): string {
   const { config } = runtime;
-  if (config.publicBaseUrl) return config.publicBaseUrl;
+  if (config.publicBaseUrl) return config.publicBaseUrl + (key.includes("/") ? key.slice(key.indexOf("/")) : "");
   if (key !== DEFAULT_KEY) return `https://${key}`;
   return publicBaseUrl(requestTarget(c.req.url), c.req.raw.headers, config);
 }
@@ -137,6 +139,8 @@ async function changed(c: Context<AdminEnv>, runtime: Runtime, key: string, acti
   if (runtime.config.registryWebhooks.length > 0) {
     c.executionCtx.waitUntil(notifyRegistries(runtime, { type: "agent-card.updated", host: key, action, etag: cardEtags.hybrid, card }));
   }
+  const feedChange = { agent: key, action, etag: cardEtags.hybrid, cardUrl: base + CARD_PATH, written };
+  c.executionCtx.waitUntil(publishChange(runtime.config, c.env.CARD_FEEDS, feedChange));
   const repairs = intake?.repairs ?? [];
   return c.json({ key, action, etag: written.etag, cardEtags, kind: intake?.kind ?? null, repairs }, 200, {
     etag: written.etag,
@@ -235,6 +239,7 @@ export function createAdminApp(runtime: Runtime): Hono<AdminEnv> {
     const key = documentKey(c.req.param("key"), runtime);
     return write(c, runtime, key, { key, action: "rollback", preconditions: preconditionsOf(c) });
   });
+  admin.post("/feed-tickets", (c) => issueFeedTicket(c, runtime));
   admin.notFound(() => httpFailureResponse({ failed: true, reason: "NOT_FOUND" }));
   admin.onError(renderError);
   return admin;

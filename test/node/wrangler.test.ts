@@ -29,14 +29,15 @@ describe("npm run build", () => {
   // last good copies, the page's repairs): 66.2 -> 72.0 KiB. 77 KiB with the push webhook guard (IP ranges,
   // network-local names, config places, the rule each refusal names): 73.3 -> 76.0 KiB. 80 KiB with the push
   // relay (its Durable Object, config rewriting, notification translation, delivery JWT): 76.0 -> 79.7 KiB.
-  it("bundles the worker offline with wrangler deploy --dry-run, within 80 KiB gzip", async () => {
+  // 83 KiB with the live feed (its Durable Object, tickets, the FEED_* variables): 79.9 -> 82.6 KiB.
+  it("bundles the worker offline with wrangler deploy --dry-run, within 83 KiB gzip", async () => {
     const outdir = mkdtempSync(join(tmpdir(), "build-"));
     const { code, stdout, stderr } = await run("node_modules/.bin/wrangler", ["deploy", "--dry-run", "--outdir", outdir]);
     expect(code, stdout + stderr).toBe(0);
     expect(stdout).toContain("--dry-run: exiting now.");
     expect(readdirSync(outdir)).toContain("index.js");
     const gzipBytes = gzipSync(readFileSync(join(outdir, "index.js"))).length;
-    expect(gzipBytes).toBeLessThanOrEqual(80 * 1024);
+    expect(gzipBytes).toBeLessThanOrEqual(83 * 1024);
   });
 
   it("has generated binding types that match wrangler.toml (npm run types:check)", async () => {
