@@ -24,7 +24,7 @@ export interface AdmittedTicket {
 
 async function mac(secret: string, feed: string, expiresAt: number, nonce: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const signed = await crypto.subtle.sign("HMAC", key, encoder.encode(`${LABEL}\n${feed}\n${expiresAt}\n${nonce}`));
+  const signed = await crypto.subtle.sign("HMAC", key, encoder.encode([LABEL, feed, expiresAt, nonce].join("\n")));
   return base64url(new Uint8Array(signed));
 }
 
