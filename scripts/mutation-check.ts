@@ -377,6 +377,42 @@ export const MUTATIONS: Mutation[] = [
     to: "app.route(adminPath, createAdminApp(runtime));",
     tests: [W("admin"), W("routes")],
   },
+  // ---- the live feed's door ----
+  {
+    name: "feed: read token compared in full",
+    file: "src/feed/feed-routes.ts",
+    from: "return a !== undefined && b !== undefined && crypto.subtle.timingSafeEqual(a, b);",
+    to: "return a !== undefined && b !== undefined;",
+    tests: [W("feed")],
+  },
+  {
+    name: "feed: a ticket names its feed",
+    file: "src/feed/tickets.ts",
+    from: "[LABEL, feed, expiresAt, nonce].join",
+    to: "[LABEL, expiresAt, nonce].join",
+    tests: [W("feed")],
+  },
+  {
+    name: "feed: a ticket expires",
+    file: "src/feed/tickets.ts",
+    from: "if (expiresAt <= now || expiresAt > now + TICKET_LIFETIME_S) return null;",
+    to: "if (expiresAt > now + TICKET_LIFETIME_S) return null;",
+    tests: [W("feed")],
+  },
+  {
+    name: "feed: a ticket is used once",
+    file: "src/feed/card-feed.ts",
+    from: "if (ticket && !this.#admitOnce(ticket)) {",
+    to: "if (ticket && false) {",
+    tests: [W("feed"), N("feed")],
+  },
+  {
+    name: "feed: absent without FEED_TOKEN or FEED_PUBLIC",
+    file: "src/feed/publish.ts",
+    from: "return config.feedToken !== undefined || config.feedPublic;",
+    to: "return true;",
+    tests: [W("feed")],
+  },
   {
     name: "admin: document size counted in bytes read",
     file: "src/admin/admin-api.ts",

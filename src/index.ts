@@ -4,6 +4,8 @@ import { createWorker } from "./app";
 export { DocumentLog } from "./admin/document-log";
 /** The index of one host's agents by path. */
 export { AgentIndex } from "./agents/agent-index";
+/** The live feed of one host's card changes (FEED_TOKEN or FEED_PUBLIC). */
+export { CardFeed } from "./feed/card-feed";
 /** The push relay of one public host (PUSH_RELAY=on). */
 export { PushRelay } from "./push/relay-store";
 

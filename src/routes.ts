@@ -17,6 +17,8 @@ import { cardResponse, pageResponse } from "./card/card-routes";
 import { CARD_PATH, LEGACY_CARD_PATH } from "./card/variant";
 import { EdgeError, isFailure } from "./errors/failures";
 import { httpFailureResponse, renderError } from "./errors/responses";
+import { subscribe } from "./feed/feed-routes";
+import { feedEnabled } from "./feed/publish";
 import { admitRequest, type EdgeRequest } from "./http/edge-request";
 import { routedTarget, withoutPrefix } from "./http/request-target";
 import { RPC_METHODS, rpcCorsOptions, rpcPaths } from "./http/rpc-cors";
@@ -108,6 +110,8 @@ export function createRoutes(runtime: Runtime): Hono<AppEnv> {
   if (runtime.config.pushRelay === "on") {
     app.post(`${RELAY_PATH}/:ref`, (c) => handleRelayPost(edgeOf(c, runtime), c.req.param("ref")));
   }
+  // The live feed of card changes (a WebSocket per subscriber), only with FEED_TOKEN or FEED_PUBLIC.
+  if (feedEnabled(runtime.config)) app.get(`${runtime.config.feedPath}/:feed`, (c) => subscribe(c, runtime));
   if (runtime.config.restPath !== undefined) mountRest(app, runtime, runtime.config.restPath);
 
   // The admin API, only with ADMIN_TOKEN (otherwise its paths are unknown).

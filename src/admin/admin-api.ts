@@ -4,38 +4,34 @@
 // write of a document goes through its key's DocumentLog (a Durable Object):
 // versions with ETags, If-Match / If-None-Match, one write at a time, each
 // published to KV whole or not at all.
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { Hono } from "hono/tiny";
-import { parseAgentPath, reservedCollision, splitKey } from "../agents/agent-paths";
+import { splitKey } from "../agents/agent-paths";
 import { INDEX_PREFIX } from "../agents/index-copy";
 import { indexChange, rebuildIndex } from "../agents/index-updates";
-import { callerOfKey } from "../auth/api-keys";
 import { LAST_GOOD_PREFIX } from "../card/last-good";
 import type { CardSource } from "../card/source";
-import { DEFAULT_KEY, isDocumentKey } from "../card/store";
-import { CARD_VARIANTS, type CardVariant } from "../card/variant";
-import { EdgeError, type FailureReason, failure } from "../errors/failures";
+import { DEFAULT_KEY } from "../card/store";
+import { CARD_PATH, CARD_VARIANTS, type CardVariant } from "../card/variant";
+import { EdgeError, type FailureReason } from "../errors/failures";
 import { httpFailureResponse, renderError } from "../errors/responses";
-import { readMessageBody } from "../http/body";
+import { issueFeedTicket } from "../feed/feed-routes";
+import { publishChange } from "../feed/publish";
 import { ifNoneMatchHits } from "../http/etag";
-import { publicBaseUrl } from "../http/public-base";
-import { normalizeHost, requestTarget } from "../http/request-target";
 import { log } from "../log";
-import { RELAY_PATH } from "../push/relay-configs";
 import type { Runtime } from "../runtime";
+import { adminAuth, documentText, preconditionsOf } from "./admin-requests";
 import { parseDocument, repairedHeaders } from "./document-intake";
+import { baseFor, documentKey } from "./document-keys";
 import type { DocumentLog } from "./document-log";
 import {
   type DocumentAction,
   LEGACY_PREVIOUS_PREFIX,
   type LogRefusal,
-  MAX_DOCUMENT_BYTES,
-  type Preconditions,
   type Version,
   type VersionSummary,
   type WriteRequest,
 } from "./document-versions";
-import { parseEntityTags } from "./preconditions";
 import { notifyRegistries } from "./webhooks";
 
 type AdminEnv = { Bindings: Env };
@@ -49,43 +45,9 @@ const REFUSALS: Record<LogRefusal["status"], FailureReason> = {
   503: "UNAVAILABLE",
 };
 
-const KEY_FORM =
-  'The key must be "default", a hostname such as agents.example.com, or a hostname and an agent path such as agents.example.com/travel';
-
-/** The paths the edge answers itself on every host: an agent path may be none of them, nor under nor above one. */
-function reservedPaths(runtime: Runtime): (string | undefined)[] {
-  const { rpcPath, restPath, adminPath } = runtime.config;
-  return [rpcPath, restPath, adminPath, RELAY_PATH, "/.well-known"];
-}
-
-/** The key as documents are stored: `default`, a hostname in its one form (lower case, no trailing dot), or that and an agent path. */
-function documentKey(raw: string, runtime: Runtime): string {
-  const { host, path } = splitKey(raw);
-  const hostname = host === DEFAULT_KEY ? host : normalizeHost(host);
-  const parsed = path === "" ? { path } : parseAgentPath(path);
-  if ("invalid" in parsed) throw new EdgeError("BAD_REQUEST", `${KEY_FORM}: ${parsed.invalid}`);
-  const key = `${hostname}${parsed.path}`;
-  if (!isDocumentKey(key) || (hostname === DEFAULT_KEY && parsed.path !== "")) throw new EdgeError("BAD_REQUEST", KEY_FORM);
-  const collision = parsed.path === "" ? undefined : reservedCollision(parsed.path, reservedPaths(runtime));
-  if (collision) throw new EdgeError("BAD_REQUEST", collision);
-  const allowlist = runtime.config.hostAllowlist;
-  if (allowlist && key !== DEFAULT_KEY && !allowlist.has(hostname))
-    throw new EdgeError("BAD_REQUEST", "The hostname is not in HOST_ALLOWLIST");
-  return key;
-}
-
 function kvOf(runtime: Runtime): KVNamespace {
   if (!runtime.kv) throw new EdgeError("UNAVAILABLE", "The SKILLS KV namespace is not bound");
   return runtime.kv;
-}
-
-/** The public base the key's card is served under (PUBLIC_BASE_URL wins, as for requests). */
-function baseFor(c: Context<AdminEnv>, runtime: Runtime, key: string): string {
-  const { config } = runtime;
-  // A path agent's base is its host's, then its path.
-  if (config.publicBaseUrl) return `${config.publicBaseUrl}${splitKey(key).path}`;
-  if (key !== DEFAULT_KEY) return `https://${key}`;
-  return publicBaseUrl(requestTarget(c.req.url), c.req.raw.headers, config);
 }
 
 /** ETags of every variant of the card now served from `source`, plus its hybrid card as served (signed). */
@@ -120,30 +82,6 @@ function isRefusal(outcome: unknown): outcome is LogRefusal {
   return typeof outcome === "object" && outcome !== null && (outcome as { ok?: unknown }).ok === false;
 }
 
-/** If-Match / If-None-Match as the log evaluates them; a malformed field is a 400. */
-function preconditionsOf(c: Context<AdminEnv>): Preconditions {
-  const ifMatch = parseEntityTags(c.req.header("if-match"));
-  const ifNoneMatch = parseEntityTags(c.req.header("if-none-match"));
-  if (ifMatch === null) throw new EdgeError("BAD_REQUEST", 'If-Match must be * or a list of entity-tags such as "3-0a1b2c3d4e5f"');
-  if (ifNoneMatch === null) throw new EdgeError("BAD_REQUEST", 'If-None-Match must be * or a list of entity-tags such as "3-0a1b2c3d4e5f"');
-  return { ifMatch, ifNoneMatch };
-}
-
-/** The body as text: at most 1 MiB counted in bytes read (whatever Content-Length says), within BODY_TIMEOUT_MS, strict UTF-8. */
-async function documentText(c: Context<AdminEnv>, runtime: Runtime): Promise<string> {
-  const read = await readMessageBody(c.req.raw, { maxBytes: MAX_DOCUMENT_BYTES, timeoutMs: runtime.config.bodyTimeoutMs });
-  if (!read.ok) {
-    if (read.reason === "too_large") throw new EdgeError("PAYLOAD_TOO_LARGE", "The document is larger than 1 MiB");
-    if (read.reason === "timeout") throw new EdgeError("REQUEST_TIMEOUT", "The document did not arrive in time");
-    throw new EdgeError("BAD_REQUEST", "The request body could not be read");
-  }
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(read.bytes);
-  } catch {
-    throw new EdgeError("BAD_REQUEST", "The document is not valid UTF-8; nothing was written");
-  }
-}
-
 async function changed(c: Context<AdminEnv>, runtime: Runtime, key: string, action: DocumentAction, written: Version): Promise<Response> {
   const { text } = written;
   const parsed = text === null ? null : parseDocument(text);
@@ -169,6 +107,9 @@ async function changed(c: Context<AdminEnv>, runtime: Runtime, key: string, acti
     const change = { type: "agent-card.updated", host: key, action, etag: described.etags.hybrid, card: described.card };
     c.executionCtx.waitUntil(notifyRegistries(runtime, change));
   }
+  // A path agent deleted has no card: its event carries the document's (deleted) ETag.
+  const feedChange = { agent: key, action, etag: cardEtags?.hybrid ?? written.etag, cardUrl: base + CARD_PATH, written };
+  c.executionCtx.waitUntil(publishChange(runtime.config, c.env.CARD_FEEDS, feedChange));
   const repairs = intake?.repairs ?? [];
   return c.json({ key, action, etag: written.etag, cardEtags, kind: intake?.kind ?? null, repairs }, 200, {
     etag: written.etag,
@@ -185,21 +126,6 @@ function agentEntry(path: string, source: CardSource, etag: string) {
 async function write(c: Context<AdminEnv>, runtime: Runtime, key: string, request: WriteRequest): Promise<Response> {
   const written = await logCall<Version>(() => documentLog(c, key).write(request));
   return changed(c, runtime, key, request.action, written);
-}
-
-/**
- * RFC 6750 bearer token, any case of "Bearer" (RFC 9110 §11.1), compared as SHA-256 digests in constant
- * time by the edge's own API-key comparison (auth/api-keys.ts): hono/bearer-auth did the same for 0.7 KiB
- * gzip of the bundle (measured with the REST binding).
- */
-function adminAuth(token: string): MiddlewareHandler<AdminEnv> {
-  const stored = crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)).then((d) => new Map([["admin", new Uint8Array(d)]]));
-  const challenge = { "www-authenticate": 'Bearer realm="agent-card-edge admin"' };
-  return async (c, next) => {
-    const presented = /^bearer +(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
-    if (presented !== undefined && (await callerOfKey(presented, await stored)) !== undefined) return next();
-    return httpFailureResponse(failure("UNAUTHENTICATED", "A valid admin bearer token is required", { headers: challenge }));
-  };
 }
 
 /** GET /hosts: the document keys in KV (old `previous:<key>` values and `last-good:<key>` copies excluded) and HOST_ALLOWLIST. */
@@ -293,6 +219,7 @@ export function createAdminApp(runtime: Runtime): Hono<AdminEnv> {
     const key = documentKey(c.req.param("key"), runtime);
     return write(c, runtime, key, { key, action: "delete", preconditions: preconditionsOf(c) });
   });
+  admin.post("/feed-tickets", (c) => issueFeedTicket(c, runtime));
   admin.notFound(() => httpFailureResponse({ failed: true, reason: "NOT_FOUND" }));
   admin.onError(renderError);
   return admin;

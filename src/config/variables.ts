@@ -91,6 +91,13 @@ export const VARIABLES = {
   DOCUMENT_ORIGINS: variable("documentOrigins", originsOfUrls, new Set<string>()),
   REGISTRY_WEBHOOKS: variable("registryWebhooks", listOf(originUrl), []),
 
+  // ---- the live feed of card changes (docs/feed.md) ----
+  // A secret: the subscribers' read token, and the key of their tickets. Unset with FEED_PUBLIC off: no feed.
+  FEED_TOKEN: variable("feedToken", token(16)),
+  // true: anyone may subscribe, without a token.
+  FEED_PUBLIC: variable("feedPublic", flag, false),
+  FEED_PATH: variable("feedPath", urlPath, "/_feed"),
+
   // ---- push notifications (docs/push-notifications.md) ----
   // Unset: any public host; set: only these hosts (`hooks.example.com`, `*.example.com`), after every other rule.
   PUSH_URL_ALLOWLIST: variable("pushUrlAllowlist", hostPatterns),
@@ -140,6 +147,16 @@ function relayRules(v: Values, problem: (name: keyof Values, message: string) =>
   }
 }
 
+/** The feed's path is its own (checked only when the feed is on: a default nobody uses never stands in the way). */
+function feedRules(v: Values, problem: (name: keyof Values, message: string) => void): void {
+  const under = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix === "/" ? "" : prefix}/`);
+  const others = [v.ADMIN_PATH, RELAY_PATH, ...(v.REST_PATH === undefined ? [] : [v.REST_PATH])];
+  const feed = v.FEED_PATH;
+  if (feed === "/" || under(v.RPC_PATH, feed) || isWellKnown(feed) || others.some((path) => under(feed, path) || under(path, feed))) {
+    problem("FEED_PATH", "must be its own path, apart from RPC_PATH, REST_PATH, ADMIN_PATH, /_push and /.well-known/ (e.g. /_feed)");
+  }
+}
+
 /** Rules between variables. Each issue names the variable to change; they see only values that parsed. */
 function crossFieldRules(v: Values, ctx: z.core.$RefinementCtx<Values>): void {
   const problem = (name: keyof Values, message: string) => ctx.addIssue({ code: "custom", path: [name], message, input: "(redacted)" });
@@ -157,6 +174,7 @@ function crossFieldRules(v: Values, ctx: z.core.$RefinementCtx<Values>): void {
     problem("CARD_SIGNING_KEY", "needs HOST_ALLOWLIST or PUBLIC_BASE_URL (cards are signed only for hosts you name)");
   }
   if (v.PUSH_RELAY === "on") relayRules(v, problem);
+  if (v.FEED_TOKEN !== undefined || v.FEED_PUBLIC) feedRules(v, problem);
   if (v.AUTH_JWT_ISSUER !== undefined && v.AUTH_JWT_AUDIENCE === undefined) {
     problem("AUTH_JWT_ISSUER", "needs AUTH_JWT_AUDIENCE (tokens for another audience must be refused)");
   }

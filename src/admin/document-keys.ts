@@ -1,0 +1,44 @@
+// The keys of card-source documents as the admin API takes them (`default`, a hostname, or a hostname and an
+// agent path), and the public base each key's card is served under.
+import type { Context } from "hono";
+import { parseAgentPath, reservedCollision, splitKey } from "../agents/agent-paths";
+import { DEFAULT_KEY, isDocumentKey } from "../card/store";
+import { EdgeError } from "../errors/failures";
+import { publicBaseUrl } from "../http/public-base";
+import { normalizeHost, requestTarget } from "../http/request-target";
+import { RELAY_PATH } from "../push/relay-configs";
+import type { Runtime } from "../runtime";
+
+const KEY_FORM =
+  'The key must be "default", a hostname such as agents.example.com, or a hostname and an agent path such as agents.example.com/travel';
+
+/** The paths the edge answers itself on every host: an agent path may be none of them, nor under nor above one. */
+function reservedPaths(runtime: Runtime): (string | undefined)[] {
+  const { rpcPath, restPath, adminPath } = runtime.config;
+  return [rpcPath, restPath, adminPath, RELAY_PATH, "/.well-known"];
+}
+
+/** The key as documents are stored: `default`, a hostname in its one form (lower case, no trailing dot), or that and an agent path. */
+export function documentKey(raw: string, runtime: Runtime): string {
+  const { host, path } = splitKey(raw);
+  const hostname = host === DEFAULT_KEY ? host : normalizeHost(host);
+  const parsed = path === "" ? { path } : parseAgentPath(path);
+  if ("invalid" in parsed) throw new EdgeError("BAD_REQUEST", `${KEY_FORM}: ${parsed.invalid}`);
+  const key = `${hostname}${parsed.path}`;
+  if (!isDocumentKey(key) || (hostname === DEFAULT_KEY && parsed.path !== "")) throw new EdgeError("BAD_REQUEST", KEY_FORM);
+  const collision = parsed.path === "" ? undefined : reservedCollision(parsed.path, reservedPaths(runtime));
+  if (collision) throw new EdgeError("BAD_REQUEST", collision);
+  const allowlist = runtime.config.hostAllowlist;
+  if (allowlist && key !== DEFAULT_KEY && !allowlist.has(hostname))
+    throw new EdgeError("BAD_REQUEST", "The hostname is not in HOST_ALLOWLIST");
+  return key;
+}
+
+/** The public base the key's card is served under (PUBLIC_BASE_URL wins, as for requests), `/<path>` of a `<hostname>/<path>` key after it. */
+export function baseFor(c: Context<{ Bindings: Env }>, runtime: Runtime, key: string): string {
+  const { config } = runtime;
+  // A path agent's base is its host's, then its path.
+  if (config.publicBaseUrl) return `${config.publicBaseUrl}${splitKey(key).path}`;
+  if (key !== DEFAULT_KEY) return `https://${key}`;
+  return publicBaseUrl(requestTarget(c.req.url), c.req.raw.headers, config);
+}

@@ -1,0 +1,186 @@
+// The live feed end to end: the worker under `wrangler dev` (its CardFeed Durable Object, hibernatable
+// WebSockets and all) and real WebSocket clients (Node's own, the WHATWG API a browser has) receiving
+// the admin API's PUT, rollback and DELETE; a client that disconnects and reconnects with `?since=` gets
+// every event it missed, once, in order; a browser's way in (a ticket from the admin API, single use);
+// refusals seen as the handshake's HTTP status (node:http, which shows it); `npm run skills:push` with
+// ADMIN_URL going through the admin API (so the feed hears of it); a second worker with FEED_PUBLIC=true.
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { logEvents } from "../support/console";
+import { run, type Started, startWranglerDev, wranglerDevDir } from "../support/processes";
+import { until } from "../support/wait";
+
+const ADMIN_TOKEN = "admin-token-feed-0123456789";
+const FEED_TOKEN = "feed-token-e2e-0123456789abcdef";
+const CARD = "/.well-known/agent-card.json";
+
+interface Dev {
+  base: string;
+  dev: Started;
+  stop: () => Promise<void>;
+}
+
+async function wranglerDev(prefix: string, vars: Record<string, string>): Promise<Dev> {
+  const { args, cleanUp } = await wranglerDevDir(prefix, {}, { ADMIN_TOKEN, ...vars });
+  const { dev, base } = await startWranglerDev(args);
+  return { dev, base, stop: () => dev.stop().then(cleanUp) };
+}
+
+/** Node's WebSocket (undici's) also takes `{headers}`, a server-side client's way to send the token; the DOM type knows only protocols. */
+const NodeWebSocket = WebSocket as unknown as new (url: string, init: { headers: Record<string, string> }) => WebSocket;
+
+type Message = Record<string, unknown> & { type: string; version?: number };
+
+/** A subscriber on a real WebSocket: every message it got, parsed; open once the feed said it is ready. */
+async function subscribe(dev: Dev, feed: string, query = "", headers: Record<string, string> = { authorization: `Bearer ${FEED_TOKEN}` }) {
+  const socket = new NodeWebSocket(`${dev.base.replace(/^http/, "ws")}/_feed/${feed}${query}`, { headers });
+  const messages: Message[] = [];
+  socket.addEventListener("message", (event) => messages.push(JSON.parse(String(event.data)) as Message));
+  const closed = new Promise<void>((resolve) => socket.addEventListener("close", () => resolve()));
+  await until(() => messages.some((m) => m.type === "feed.ready") || socket.readyState === WebSocket.CLOSED, "the feed's ready message");
+  if (socket.readyState === WebSocket.CLOSED) throw new Error(`no subscription to ${feed}${query}`);
+  const close = async () => {
+    socket.close(1000);
+    await closed;
+  };
+  return { messages, events: () => messages.filter((m) => m.type.startsWith("agent-card.")), close };
+}
+
+/** The handshake's HTTP status, as node:http sees it (101, or the refusal). */
+function handshakeStatus(dev: Dev, path: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const upgrade = {
+      connection: "Upgrade",
+      upgrade: "websocket",
+      "sec-websocket-version": "13",
+      "sec-websocket-key": btoa(randomUUID().slice(0, 16)),
+    };
+    const req = request(`${dev.base}${path}`, { headers: { ...upgrade, ...headers } });
+    req.on("upgrade", (response, socket) => {
+      socket.destroy();
+      resolve(response.statusCode ?? 0);
+    });
+    req.on("response", (response) => {
+      response.resume();
+      resolve(response.statusCode ?? 0);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+const admin = async (dev: Dev, path: string, init: RequestInit = {}) => {
+  const response = await fetch(`${dev.base}/_admin${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as { etag: string; cardEtags: Record<string, string>; ticket: string };
+};
+const putDocument = (dev: Dev, key: string, name: string) =>
+  admin(dev, `/documents/${key}`, { method: "PUT", body: JSON.stringify({ name }) });
+const hostname = (name: string) => `${name}-${randomUUID().slice(0, 8)}.example.com`;
+
+describe("the live feed through wrangler dev, with real WebSocket clients", () => {
+  let feedDev: Dev;
+  let publicDev: Dev;
+
+  beforeAll(async () => {
+    [feedDev, publicDev] = await Promise.all([
+      wranglerDev("feed-dev-", { FEED_TOKEN }),
+      wranglerDev("feed-public-dev-", { FEED_PUBLIC: "true" }),
+    ]);
+  });
+  afterAll(() => Promise.all([feedDev?.stop(), publicDev?.stop()]));
+
+  it("sends PUT, rollback and DELETE; a client that reconnects with since= misses nothing and gets nothing twice", async () => {
+    const h = hostname("feed");
+    const first = await subscribe(feedDev, h);
+    const one = await putDocument(feedDev, h, "One");
+    await until(() => first.events().length === 1, "the first PUT's event");
+    await first.close();
+    // While nobody listens: three changes.
+    const two = await putDocument(feedDev, h, "Two");
+    const back = await admin(feedDev, `/documents/${h}/rollback`, { method: "POST" });
+    const gone = await admin(feedDev, `/documents/${h}`, { method: "DELETE" });
+    const again = await subscribe(feedDev, h, `?since=${first.events()[0]?.version}`);
+    expect(again.messages.at(-1)).toEqual({ type: "feed.ready", feed: h, version: 4 });
+    const three = await putDocument(feedDev, h, "Three");
+    await until(() => again.events().length === 4, "the replay and the live event");
+    const events = [...first.events(), ...again.events()];
+    const cardUrl = `https://${h}${CARD}`;
+    expect(events.map(({ type, version, agent, action, etag, cardUrl }) => ({ type, version, agent, action, etag, cardUrl }))).toEqual([
+      { type: "agent-card.updated", version: 1, agent: h, action: "put", etag: one.cardEtags.hybrid, cardUrl },
+      { type: "agent-card.updated", version: 2, agent: h, action: "put", etag: two.cardEtags.hybrid, cardUrl },
+      { type: "agent-card.updated", version: 3, agent: h, action: "rollback", etag: back.cardEtags.hybrid, cardUrl },
+      { type: "agent-card.deleted", version: 4, agent: h, action: "delete", etag: gone.cardEtags.hybrid, cardUrl },
+      { type: "agent-card.updated", version: 5, agent: h, action: "put", etag: three.cardEtags.hybrid, cardUrl },
+    ]);
+    for (const event of events) expect(Date.parse(String(event.at))).not.toBeNaN();
+    expect(events[3]?.documentEtag).toBe(gone.etag);
+    await again.close();
+    expect(logEvents(feedDev.dev.output(), "feed_subscribed")).toEqual(
+      expect.arrayContaining([expect.objectContaining({ feed: h, since: 1, replayed: 3 })]),
+    );
+  });
+
+  it("lets a browser in with a ticket from the admin API, once; refuses no token, a wrong one and a reused ticket (401)", async () => {
+    const h = hostname("ticket");
+    const { ticket } = await admin(feedDev, "/feed-tickets", { method: "POST", body: JSON.stringify({ feed: h }) });
+    const browser = await subscribe(feedDev, h, `?ticket=${encodeURIComponent(ticket)}`, {});
+    await putDocument(feedDev, h, "Ticketed");
+    await until(() => browser.events().length === 1, "the ticket holder's event");
+    await browser.close();
+    expect(await handshakeStatus(feedDev, `/_feed/${h}?ticket=${encodeURIComponent(ticket)}`)).toBe(401);
+    expect(await handshakeStatus(feedDev, `/_feed/${h}`)).toBe(401);
+    expect(await handshakeStatus(feedDev, `/_feed/${h}`, { authorization: "Bearer wrong-token-0123456789abcdef" })).toBe(401);
+    expect(await handshakeStatus(feedDev, `/_feed/${h}?since=x`, { authorization: `Bearer ${FEED_TOKEN}` })).toBe(400);
+    expect(await handshakeStatus(feedDev, `/_feed/${h}`, { authorization: `Bearer ${FEED_TOKEN}` })).toBe(101);
+    // wrangler dev prints the worker's lines as they come: wait for the three, then look at them.
+    const refusals = () => logEvents(feedDev.dev.output(), "feed_refused").filter((e) => e.feed === h);
+    await until(() => refusals().length >= 3, "three feed_refused lines");
+    expect(refusals().map((e) => e.reason)).toEqual(["ticket_reused", "unauthenticated", "unauthenticated"]);
+    expect(feedDev.dev.output()).not.toContain(FEED_TOKEN);
+    expect(feedDev.dev.output()).not.toContain(ticket);
+  });
+
+  it("hears of npm run skills:push with ADMIN_URL: it goes through the admin API", async () => {
+    const h = hostname("skills-push");
+    const sub = await subscribe(feedDev, h);
+    const file = join(mkdtempSync(join(tmpdir(), "feed-push-")), "skills.json");
+    writeFileSync(file, JSON.stringify({ name: "Pushed" }));
+    const pushed = await run("node_modules/.bin/tsx", ["scripts/skills-push.ts", "--host", h, "--file", file], {
+      ADMIN_URL: `${feedDev.base}/_admin`,
+      ADMIN_TOKEN,
+    });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    expect(pushed.stderr).toContain("through the admin API");
+    expect(pushed.stdout + pushed.stderr).not.toContain(ADMIN_TOKEN);
+    await until(() => sub.events().length === 1, "the skills:push event");
+    expect(sub.events()[0]).toMatchObject({ type: "agent-card.updated", agent: h, action: "put", version: 1 });
+    await sub.close();
+  });
+
+  it("opens the feed to anyone with FEED_PUBLIC=true, and issues no tickets then (none are needed)", async () => {
+    const h = hostname("public");
+    const open = await subscribe(publicDev, h, "", {});
+    const put = await putDocument(publicDev, h, "Public");
+    await until(() => open.events().length === 1, "the public event");
+    expect(open.events()[0]).toMatchObject({ agent: h, etag: put.cardEtags.hybrid });
+    await open.close();
+    expect(logEvents(publicDev.dev.output(), "feed_admitted")).toEqual(
+      expect.arrayContaining([expect.objectContaining({ feed: h, by: "public" })]),
+    );
+    // No ticket without FEED_TOKEN (a public feed needs none).
+    const tickets = await fetch(`${publicDev.base}/_admin/feed-tickets`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      body: JSON.stringify({ feed: h }),
+    });
+    expect(tickets.status).toBe(404);
+  });
+});
