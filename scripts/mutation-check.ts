@@ -365,7 +365,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "admin: token compared in full",
-    file: "src/admin/admin-api.ts",
+    file: "src/admin/admin-requests.ts",
     from: "(await callerOfKey(presented, await stored)) !== undefined",
     to: "presented.length === token.length",
     tests: [W("admin")],
@@ -415,14 +415,14 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "admin: document size counted in bytes read",
-    file: "src/admin/admin-api.ts",
+    file: "src/admin/admin-requests.ts",
     from: "const read = await readMessageBody(c.req.raw, { maxBytes: MAX_DOCUMENT_BYTES,",
     to: "const read = await readMessageBody(c.req.raw, { maxBytes: 4 * MAX_DOCUMENT_BYTES,",
     tests: [W("admin-body")],
   },
   {
     name: "admin: strict UTF-8",
-    file: "src/admin/admin-api.ts",
+    file: "src/admin/admin-requests.ts",
     from: 'return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(read.bytes);',
     to: 'return new TextDecoder("utf-8", { fatal: false, ignoreBOM: false }).decode(read.bytes);',
     tests: [W("admin-body")],
