@@ -45,6 +45,8 @@ export class Runtime {
     deps: RuntimeDeps = {},
     /** The Workers Rate Limiting binding (RATE_LIMITER); undefined = no limit. */
     readonly rateLimiter: RateLimit | undefined = undefined,
+    /** The Workers Analytics Engine dataset (CALL_METRICS); undefined = no data points. */
+    readonly callMetrics: AnalyticsEngineDataset | undefined = undefined,
   ) {
     this.fetch = deps.fetch ?? ((input, init) => fetch(input, init));
     this.pathPrefix = config.publicBaseUrl ? new URL(config.publicBaseUrl).pathname.replace(/\/+$/, "") : "";
@@ -99,7 +101,10 @@ function createRuntime(env: RuntimeEnv, deps: RuntimeDeps): Runtime | EdgeError 
   }
   const binding = typeof env.ORIGIN?.fetch === "function" ? env.ORIGIN : undefined;
   const rateLimiter = typeof env.RATE_LIMITER?.limit === "function" ? env.RATE_LIMITER : undefined;
-  return new Runtime(parsed.value, env.SKILLS, binding, deps, rateLimiter);
+  // Declared in wrangler.toml, yet optional: a deployment (or a test) without it writes no data points.
+  const metrics: Partial<AnalyticsEngineDataset> | undefined = env.CALL_METRICS;
+  const callMetrics = typeof metrics?.writeDataPoint === "function" ? env.CALL_METRICS : undefined;
+  return new Runtime(parsed.value, env.SKILLS, binding, deps, rateLimiter, callMetrics);
 }
 
 export function runtimeFor(env: RuntimeEnv, deps: RuntimeDeps = {}): Runtime {

@@ -53,6 +53,9 @@ describe("parseConfig", () => {
         forwardCredentials: false,
         assertionKey: undefined,
         rateLimitPeriod: 60,
+        accessLog: "errors",
+        accessLogSample: 1,
+        accessLogHashSubject: false,
       },
     });
   });
