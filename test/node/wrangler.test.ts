@@ -27,15 +27,16 @@ describe("npm run build", () => {
   // hono/tiny and the page's and admin's middleware written out saved 4.2 KiB; the budget is the product's
   // own, for cold starts (bench:scale). 74 KiB with card intake (the lenient reader of every card generation,
   // last good copies, the page's repairs): 66.2 -> 72.0 KiB. 77 KiB with the push webhook guard (IP ranges,
-  // network-local names, config places, the rule each refusal names): 73.3 -> 76.0 KiB.
-  it("bundles the worker offline with wrangler deploy --dry-run, within 77 KiB gzip", async () => {
+  // network-local names, config places, the rule each refusal names): 73.3 -> 76.0 KiB. 79 KiB with telemetry
+  // (W3C Trace Context, the access record and its body observer, Analytics Engine data points): 76.0 -> 78.7 KiB.
+  it("bundles the worker offline with wrangler deploy --dry-run, within 79 KiB gzip", async () => {
     const outdir = mkdtempSync(join(tmpdir(), "build-"));
     const { code, stdout, stderr } = await run("node_modules/.bin/wrangler", ["deploy", "--dry-run", "--outdir", outdir]);
     expect(code, stdout + stderr).toBe(0);
     expect(stdout).toContain("--dry-run: exiting now.");
     expect(readdirSync(outdir)).toContain("index.js");
     const gzipBytes = gzipSync(readFileSync(join(outdir, "index.js"))).length;
-    expect(gzipBytes).toBeLessThanOrEqual(77 * 1024);
+    expect(gzipBytes).toBeLessThanOrEqual(79 * 1024);
   });
 
   it("has generated binding types that match wrangler.toml (npm run types:check)", async () => {
