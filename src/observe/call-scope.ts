@@ -81,15 +81,21 @@ export class CallScope {
     this.fields.origin = origin;
   }
 
-  /** The response the client gets: a recorded call's body is observed to its end; the rest is recorded now. */
+  /**
+   * The response the client gets: a recorded call's body is observed to its end, and so is every stream
+   * unless ACCESS_LOG=off (a stream is pumped by the edge's own stream guard anyway, and may fail after its
+   * headers: its error event is what ACCESS_LOG=errors records); any other answer is recorded now, its
+   * body left to the runtime's native passthrough.
+   */
   complete(response: Response): Response {
     const firstByteMs = Date.now() - this.started;
     const { status } = response;
-    if (!this.recorded || !response.body) {
+    const sse = response.headers.get("content-type")?.startsWith("text/event-stream") ?? false;
+    const observed = this.recorded || (sse && this.edge.runtime.config.accessLog !== "off");
+    if (!observed || !response.body) {
       this.#emit(status, firstByteMs, undefined);
       return response;
     }
-    const sse = response.headers.get("content-type")?.startsWith("text/event-stream") ?? false;
     const done = (seen: BodySeen) => {
       Object.assign(this.fields, seen.fields);
       this.#emit(status, firstByteMs, seen);

@@ -41,13 +41,11 @@ function merge(into: ReplyFields, from: ReplyFields): void {
   Object.assign(into, from);
 }
 
-export function observedBody(body: ReadableStream<Uint8Array>, sse: boolean, done: (seen: BodySeen) => void): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const seen: BodySeen = { bytes: 0, events: 0, fields: {}, end: "done" };
+/** Reads the text of a body as it passes: SSE event by event, a JSON body whole; both within READ_BOUND. */
+function textReader(sse: boolean, seen: BodySeen) {
   let pending = "";
   let over = false;
-  const readEvents = (text: string, last: boolean) => {
+  const events = (text: string, last: boolean) => {
     pending += text;
     const blocks = pending.split(EVENT_END);
     pending = last ? "" : (blocks.pop() ?? "");
@@ -59,17 +57,27 @@ export function observedBody(body: ReadableStream<Uint8Array>, sse: boolean, don
       over = false;
     }
     // An event longer than the bound is counted when it ends, never held whole.
-    if (pending.length > READ_BOUND) {
-      over = true;
-      pending = pending.slice(-3);
-    }
+    if (pending.length > READ_BOUND) [over, pending] = [true, pending.slice(-3)];
   };
+  const json = (text: string, last: boolean) => {
+    if (!over) pending += text;
+    if (pending.length > READ_BOUND) [over, pending] = [true, ""];
+    if (last && !over) seen.fields = replyFields(parsed(pending));
+  };
+  return sse ? events : json;
+}
+
+export function observedBody(body: ReadableStream<Uint8Array>, sse: boolean, done: (seen: BodySeen) => void): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const seen: BodySeen = { bytes: 0, events: 0, fields: {}, end: "done" };
+  const read = textReader(sse, seen);
   let finished = false;
   // Once: a read still pending when the client leaves settles after cancel().
   const finish = (end: BodySeen["end"]) => {
     if (finished) return;
     finished = true;
-    if (end === "done" && !sse && !over) seen.fields = replyFields(parsed(pending));
+    if (end === "done") read(decoder.decode(), true);
     seen.end = end;
     done(seen);
   };
@@ -85,18 +93,12 @@ export function observedBody(body: ReadableStream<Uint8Array>, sse: boolean, don
         return;
       }
       if (chunk.done) {
-        if (sse) readEvents(decoder.decode(), true);
-        else pending += decoder.decode();
         finish("done");
         controller.close();
         return;
       }
       seen.bytes += chunk.value.length;
-      if (sse) readEvents(decoder.decode(chunk.value, { stream: true }), false);
-      else if (!over) {
-        pending += decoder.decode(chunk.value, { stream: true });
-        if (pending.length > READ_BOUND) [over, pending] = [true, ""];
-      }
+      read(decoder.decode(chunk.value, { stream: true }), false);
       controller.enqueue(chunk.value);
     },
     cancel(reason) {

@@ -133,7 +133,12 @@ describe("bad usage, in every script and bench", () => {
     ["skills:push", ["--bogus"], {}, "skills:push: unknown option --bogus"],
     ["skills:push", ["--local=yes"], {}, "skills:push: --local takes no value"],
     ["stats", ["--bogus"], {}, "stats: unknown option --bogus"],
-    ["stats", ["--since", "yesterday"], {}, 'stats: --since must be a whole number of minutes, hours or days (15m, 1h, 7d), not "yesterday"'],
+    [
+      "stats",
+      ["--since", "yesterday"],
+      {},
+      'stats: --since must be a whole number of minutes, hours or days (15m, 1h, 7d), not "yesterday"',
+    ],
     ["schema", ["--bogus"], {}, "schema: unknown option --bogus"],
     ["schema", ["extra"], {}, 'schema: unexpected argument "extra"'],
     ["mutation", ["--bogus"], {}, "mutation-check: unknown option --bogus"],

@@ -177,7 +177,7 @@ async function runRow(target: Target, row: Row, rowIndex: number, comboIndex: nu
     const deadline = Date.now() + 3000;
     while (!wanted.every((event) => target.events(mark).includes(event)) && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 50));
-    expectLogs(row, combo, target.events(mark));
+    expectLogs(row, combo, target.events(mark), 0, false);
   } finally {
     for (const res of origin.held) res.destroy();
   }

@@ -204,6 +204,35 @@ describe("the access record", () => {
     ]);
   });
 
+  it("records a stream that broke off by default (ACCESS_LOG=errors), from the error event that ends it", async () => {
+    const logs = captureConsole();
+    let fail!: (e: Error) => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(`data: ${JSON.stringify({ jsonrpc: "2.0", id: 8, result: { task: TASK } })}\n\n`));
+        fail = (e) => controller.error(e);
+      },
+    });
+    const origin = fakeOrigin(() => new Response(body, { headers: { "content-type": "text/event-stream" } }));
+    const response = await callVia(origin, `${PUBLIC}/`, post(rpcBody("SendStreamingMessage", 8)), env());
+    const reader = response.body!.getReader();
+    await reader.read();
+    expect(access(logs), "a stream still running has no record").toEqual([]);
+    fail(new Error("connection reset"));
+    while (!(await reader.read()).done);
+    expect(access(logs)).toEqual([
+      expect.objectContaining({
+        level: "warn",
+        operation: "SendStreamingMessage",
+        status: 200,
+        events: 2,
+        reason: "ORIGIN_STREAM_BROKEN",
+        errorCode: -32603,
+      }),
+    ]);
+    expect(logs.events("origin_failed")).toEqual([expect.objectContaining({ kind: "stream_broken" })]);
+  });
+
   it("records a bridged call (a 1.0 client, a 0.3 origin) with both versions", async () => {
     const logs = captureConsole();
     const origin = fakeOrigin(async (req) => {
