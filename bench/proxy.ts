@@ -21,7 +21,11 @@
 //     REST-only origin, beside JSON-RPC to a JSON-RPC origin (1 connection);
 //  8. with BENCH_BASELINE=<another build's index.js> (`npx wrangler deploy
 //     --dry-run --outdir DIR` on another checkout): this build beside that one,
-//     target by target in the same run (16-connection req/s, 1-connection p50).
+//     target by target in the same run (16-connection req/s, 1-connection p50);
+//  9. what telemetry costs a SendMessage, 1 connection: the access record and
+//     the CALL_METRICS data point of every call (ACCESS_LOG=all) beside neither
+//     (ACCESS_LOG=off, unbound), and the default (ACCESS_LOG=errors: a successful
+//     call unrecorded, its data point written); the trace context is in all three.
 // BENCH_SECTIONS=1,7,8 runs only those sections.
 // Each goal is printed with the figure and whether this run met it.
 import { existsSync } from "node:fs";
@@ -31,10 +35,11 @@ import { startOriginAgent } from "../test/support/origin-agent";
 import { buildBundle, runBench, serve, serveBundle, stopOnExit } from "./lib";
 import { BENCH_KNOBS_USAGE, type BenchKnobs, benchKnobs, load, printTable, sideBySide, verdict } from "./measure";
 import { BARE_PASSTHROUGH, BUFFERING_PASSTHROUGH, fixedJsonOrigin, sendBody, sendBody03 } from "./proxy-targets";
+import { telemetryCost, telemetryTargets } from "./telemetry-cost";
 
 const cmd: Cli = cli(
   "bench:proxy",
-  `usage: ${BENCH_KNOBS_USAGE} [BENCH_PROXY_CONNECTIONS=4] [BENCH_SSE_SAMPLES=200] [BENCH_SECTIONS=1,...,8] [BENCH_BASELINE=dir/index.js] npm run bench:proxy`,
+  `usage: ${BENCH_KNOBS_USAGE} [BENCH_PROXY_CONNECTIONS=4] [BENCH_SSE_SAMPLES=200] [BENCH_SECTIONS=1,...,9] [BENCH_BASELINE=dir/index.js] npm run bench:proxy`,
 );
 cmd.parseArgs({ options: {} });
 const knobs = benchKnobs(cmd);
@@ -42,8 +47,8 @@ const FIRST_EVENT_SAMPLES = cmd.intEnv("BENCH_SSE_SAMPLES", 200, 1);
 const PROXY_CONNECTIONS = cmd.intEnv("BENCH_PROXY_CONNECTIONS", 4, 1);
 const BASELINE = process.env.BENCH_BASELINE;
 if (BASELINE !== undefined && !existsSync(BASELINE)) cmd.fail(`BENCH_BASELINE: no file ${BASELINE}`);
-const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8").split(",").map((n) => n.trim()));
-if ([...SECTIONS].some((n) => !/^[1-8]$/.test(n))) cmd.fail("BENCH_SECTIONS: a comma-separated list of 1-8");
+const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8,9").split(",").map((n) => n.trim()));
+if ([...SECTIONS].some((n) => !/^[1-9]$/.test(n))) cmd.fail("BENCH_SECTIONS: a comma-separated list of 1-9");
 
 const headers = { "content-type": "application/json", "a2a-version": "1.0" };
 
@@ -151,7 +156,9 @@ async function setUp() {
     const { text } = await readFirstEvent(toAgentV1.url.href, body, sent);
     if (!text.includes(shape)) throw new Error(`first event: expected ${shape} in ${text.slice(0, 300)}`);
   }
+  const telemetry = await telemetryTargets(bundle, fixed.url);
   return {
+    telemetry,
     baseline,
     rest: rest.url.href,
     restSend,
@@ -391,6 +398,7 @@ await runBench(async () => {
     bridgeFirstEvent,
     restSend,
     beforeAfter,
+    telemetryCost,
   ];
   for (const [index, section] of sections.entries()) if (SECTIONS.has(String(index + 1))) await section(targets, knobs);
   return 0;

@@ -550,9 +550,30 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "auth: a client's A2A-Caller never reaches the origin",
     file: "src/proxy/forwarding-headers.ts",
-    from: '  "tracestate",\n];',
-    to: '  "tracestate",\n  "a2a-caller",\n];',
+    from: '"authorization"];',
+    to: '"authorization", "a2a-caller"];',
     tests: [W("auth")],
+  },
+  {
+    name: "telemetry: a traceparent with an all-zero id is replaced, not forwarded",
+    file: "src/observe/trace-context.ts",
+    from: "if (traceId === ZERO_TRACE || parentId === ZERO_SPAN) return undefined;",
+    to: "",
+    tests: [W("telemetry")],
+  },
+  {
+    name: "telemetry: a tracestate is forwarded only beside a valid traceparent, and only when well formed",
+    file: "src/observe/trace-context.ts",
+    from: "if (!STATE_MEMBER.test(member)) return undefined;",
+    to: "",
+    tests: [W("telemetry")],
+  },
+  {
+    name: "telemetry: ACCESS_LOG_HASH_SUBJECT keeps the subject out of records",
+    file: "src/observe/access-record.ts",
+    from: "return config.accessLogHashSubject ?",
+    to: "return false ?",
+    tests: [W("telemetry")],
   },
   {
     name: "auth: rate limit",

@@ -67,6 +67,8 @@ export class Runtime {
     pushRelays: DurableObjectNamespace<PushRelay> | undefined = undefined,
     /** AUTH_PROFILES, each parsed as its variables (authProfileConfigs). */
     profiles: Readonly<Record<string, ProfileAuth>> = {},
+    /** The Workers Analytics Engine dataset (CALL_METRICS); undefined = no data points. */
+    readonly callMetrics: AnalyticsEngineDataset | undefined = undefined,
   ) {
     this.pushRelays = pushRelays;
     this.agents = new IndexCopies(kv, config.kvCacheTtl);
@@ -162,7 +164,10 @@ function createRuntime(env: RuntimeEnv, deps: RuntimeDeps): Runtime | EdgeError 
   const binding = typeof env.ORIGIN?.fetch === "function" ? env.ORIGIN : undefined;
   const rateLimiter = typeof env.RATE_LIMITER?.limit === "function" ? env.RATE_LIMITER : undefined;
   const relays = typeof env.PUSH_RELAYS?.idFromName === "function" ? env.PUSH_RELAYS : undefined;
-  return new Runtime(parsed.value, env.SKILLS, binding, deps, rateLimiter, relays, profiles.value);
+  // Declared in wrangler.toml, yet optional: a deployment (or a test) without it writes no data points.
+  const metrics: Partial<AnalyticsEngineDataset> | undefined = env.CALL_METRICS;
+  const callMetrics = typeof metrics?.writeDataPoint === "function" ? env.CALL_METRICS : undefined;
+  return new Runtime(parsed.value, env.SKILLS, binding, deps, rateLimiter, relays, profiles.value, callMetrics);
 }
 
 export function runtimeFor(env: RuntimeEnv, deps: RuntimeDeps = {}): Runtime {

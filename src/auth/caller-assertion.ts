@@ -9,7 +9,8 @@
 // configured URL of the origin this attempt goes to (each failover attempt
 // gets its own), `jti` is unique, and `htm`/`htu` (as RFC 9449 §4.2 defines
 // them for DPoP proofs) with `a2a_operation` and `body_sha256` describe the
-// request it travels with.
+// request it travels with; `trace_id` names the W3C trace it is part of (the
+// trace-id of the traceparent beside it).
 
 import { importSigner, type PrivateSigningJwk, type Signer } from "../sign/keys";
 import { base64url, compactJws } from "../sign/sign";
@@ -35,6 +36,8 @@ export interface AssertedRequest {
   operation: string;
   /** SHA-256 of the exact body bytes sent, base64url; undefined without a body. */
   bodySha256: string | undefined;
+  /** The call's W3C trace-id (Trace Context §3.2.2.3), as the origin's traceparent carries it. */
+  traceId?: string | undefined;
 }
 
 /** SHA-256 of `bytes`, unpadded base64url (as `body_sha256` carries it); undefined for no body. */
@@ -67,6 +70,7 @@ export class CallerAssertions {
       htu: htu.href,
       a2a_operation: request.operation,
       ...(request.bodySha256 === undefined ? {} : { body_sha256: request.bodySha256 }),
+      ...(request.traceId === undefined ? {} : { trace_id: request.traceId }),
     };
     return compactJws(signer, { alg: signer.alg, kid: signer.kid, typ: "JWT" }, payload);
   }

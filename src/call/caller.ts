@@ -8,6 +8,7 @@ import { requirementsOf } from "../auth/requirements";
 import type { CardSource } from "../card/source";
 import { EdgeError, type Failure, failure, isFailure } from "../errors/failures";
 import type { EdgeRequest } from "../http/edge-request";
+import { currentTraceId } from "../observe/current";
 import type { Call } from "./call";
 import { EXTENDED_CARD_METHODS } from "./extended-card";
 
@@ -82,7 +83,7 @@ export function callerHeaders(headers: Headers, edge: EdgeRequest, caller: Calle
   let digested: { body: Uint8Array; digest: Promise<string | undefined> } | undefined;
   return async (audience, method, url, body, out) => {
     if (digested?.body !== body) digested = { body, digest: bodyDigest(body) };
-    const request = { audience, method, url, operation, bodySha256: await digested.digest };
+    const request = { audience, method, url, operation, bodySha256: await digested.digest, traceId: currentTraceId() };
     out.set("a2a-caller-assertion", await assertions.sign(claims, request, Date.now()));
   };
 }

@@ -3,12 +3,16 @@
 //   codec's request, sent with failover and the caller's headers -> the one
 //   reply path (reply.ts) -> the client codec renders.
 // Each stage returns its value or a Failure (a row of errors/failures.ts),
-// which the client codec renders in its binding's form.
+// which the client codec renders in its binding's form. Every call, of every
+// binding, runs in one observed scope (observe/call-scope.ts): its W3C trace,
+// its access record and data point.
 import { decodeJsonRpc, jsonRpcClient } from "../bindings/jsonrpc-client";
 import { decodeRest, restClient } from "../bindings/rest-client";
 import { type Failure, isFailure } from "../errors/failures";
 import { rpcFailureResponse } from "../errors/responses";
 import type { EdgeRequest } from "../http/edge-request";
+import { type CallScope, observeCall } from "../observe/call-scope";
+import { setTraceHeaders } from "../observe/trace-context";
 import { clientQuery, originRequestHeaders } from "../proxy/forwarding-headers";
 import { type OriginReply, sendWithFailover } from "../proxy/send";
 import { type Admitted, admit, operationName } from "./admit";
@@ -17,7 +21,7 @@ import { callerHeaders } from "./caller";
 import { respond } from "./reply";
 
 /** The admitted call to its origin: the forwarded headers, the caller's, the version it runs, with failover. */
-function send(edge: EdgeRequest, plan: Admitted): Promise<OriginReply | Failure> {
+function send(edge: EdgeRequest, plan: Admitted, scope: CallScope): Promise<OriginReply | Failure> {
   const { config } = edge.runtime;
   const { caller, origin, request, route } = plan;
   const consumed = caller && !config.forwardCredentials ? caller.consumed : [];
@@ -36,6 +40,8 @@ function send(edge: EdgeRequest, plan: Admitted): Promise<OriginReply | Failure>
   // without one (the @a2a-js/sdk 1.3 client's GetExtendedAgentCard) was admitted by its method's generation,
   // which an origin would read as 0.3 (§3.6); a REST call's version is its route's.
   headers.set("a2a-version", origin.version);
+  // The edge is a span of the call's trace: the origin's parent is the edge (W3C Trace Context §3.2.2.4).
+  setTraceHeaders(headers, scope.trace);
   const assert = caller ? callerHeaders(headers, edge, caller, operationName(plan.call.method)) : undefined;
   const { body, httpMethod, url, audience } = request;
   // A REST origin's request has its own URL (checked under its base); a JSON-RPC origin's is the route's, with failover.
@@ -51,24 +57,35 @@ function send(edge: EdgeRequest, plan: Admitted): Promise<OriginReply | Failure>
   });
 }
 
-async function runCall(edge: EdgeRequest, codec: ClientCodec, call: Call): Promise<Response> {
+async function runCall(edge: EdgeRequest, codec: ClientCodec, call: Call, scope: CallScope): Promise<Response> {
+  const refused = (failure: Failure) => {
+    scope.failedWith(failure);
+    return codec.failure(failure, call);
+  };
+  scope.decoded(call, operationName(call.method));
   const plan = await admit(edge, call);
-  if (isFailure(plan)) return codec.failure(plan, call);
-  const reply = await send(edge, plan);
-  if (isFailure(reply)) return codec.failure(reply, call);
+  if (isFailure(plan)) return refused(plan);
+  scope.admitted(plan);
+  const reply = await send(edge, plan, scope);
+  if (isFailure(reply)) return refused(reply);
   const answer = await respond(edge, plan, reply, codec);
-  return isFailure(answer) ? codec.failure(answer, call) : answer;
+  return isFailure(answer) ? refused(answer) : answer;
 }
 
 /** POST <RPC_PATH>: a JSON-RPC call. */
-export async function handleRpc(edge: EdgeRequest): Promise<Response> {
-  const call = await decodeJsonRpc(edge);
-  if ("failure" in call) return rpcFailureResponse(call.failure, call.id);
-  return runCall(edge, jsonRpcClient, call);
+export function handleRpc(edge: EdgeRequest): Promise<Response> {
+  return observeCall(edge, "jsonrpc", edge.runtime.config.rpcPath, async (scope) => {
+    const call = await decodeJsonRpc(edge);
+    if (!("failure" in call)) return runCall(edge, jsonRpcClient, call, scope);
+    scope.failedWith(call.failure);
+    return rpcFailureResponse(call.failure, call.id);
+  });
 }
 
 /** Any method under <REST_PATH>: an HTTP+JSON call. */
-export async function handleRest(edge: EdgeRequest, restPath: string): Promise<Response> {
-  const call = await decodeRest(edge, restPath);
-  return call instanceof Response ? call : runCall(edge, restClient, call);
+export function handleRest(edge: EdgeRequest, restPath: string): Promise<Response> {
+  return observeCall(edge, "http+json", restPath, async (scope) => {
+    const call = await decodeRest(edge, restPath);
+    return call instanceof Response ? call : runCall(edge, restClient, call, scope);
+  });
 }

@@ -25,6 +25,12 @@ export function wholeNumber(min: number, max: number) {
   return z.pipe(z.string().check(z.regex(/^\d+$/, error)), z.coerce.number<string>().check(z.minimum(min, error), z.maximum(max, error)));
 }
 
+/** A share between 0 and 1 (`0.01`, `1`): plain decimal digits, no sign or exponent. */
+export const fraction = z.pipe(
+  z.string().check(z.regex(/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/, "expected a number between 0 and 1")),
+  z.coerce.number<string>(),
+);
+
 /** A secret token: long enough not to be guessed. */
 export function token(minLength: number) {
   return z.string().check(z.minLength(minLength, `must be at least ${minLength} characters (use a random token)`));

@@ -11,6 +11,7 @@ import {
   baseUrl,
   corsOrigins,
   flag,
+  fraction,
   hostAllowlist,
   hostPatterns,
   listOf,
@@ -130,6 +131,14 @@ export const VARIABLES = {
   AUTH_ASSERTION_KEY: variable("assertionKey", signingKey),
   // Retry-After of a 429: the period of the RATE_LIMITER binding's `simple` rule.
   RATE_LIMIT_PERIOD: variable("rateLimitPeriod", wholeNumber(1, ONE_DAY), 60),
+
+  // ---- telemetry (docs/telemetry.md) ----
+  // One `access` log line per call: none, every call that failed, or every call (successful ones sampled).
+  ACCESS_LOG: variable("accessLog", oneOf(["off", "errors", "all"]), "errors"),
+  // The share of successful calls recorded with ACCESS_LOG=all; a failed call is always recorded.
+  ACCESS_LOG_SAMPLE: variable("accessLogSample", fraction, 1),
+  // The caller's subject as a SHA-256 prefix in records and data points, not as the token or key named it.
+  ACCESS_LOG_HASH_SUBJECT: variable("accessLogHashSubject", flag, false),
 };
 
 type Values = ValuesOf<typeof VARIABLES>;

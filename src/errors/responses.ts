@@ -3,6 +3,7 @@
 // (google.rpc.Status with ErrorInfo details, A2A 1.0 §11.6) for every other route.
 import { HTTPException } from "hono/http-exception";
 import { log } from "../log";
+import { currentTraceId } from "../observe/current";
 import { EdgeError, FAILURES, type Failure, type FieldViolation, STATUS_NAMES } from "./failures";
 
 export type RpcId = string | number | null;
@@ -26,11 +27,21 @@ function errorInfo(failure: Failure): Record<string, unknown> {
   return info;
 }
 
+/**
+ * The call's W3C trace id as google.rpc.RequestInfo `requestId` ("metadata about the request that clients
+ * can attach when filing a bug"), so a user can quote it and an operator find every line of the call.
+ */
+function withRequestInfo(details: unknown[]): unknown[] {
+  const traceId = currentTraceId();
+  if (traceId !== undefined) details.push({ "@type": "type.googleapis.com/google.rpc.RequestInfo", requestId: traceId });
+  return details;
+}
+
 /** The JSON-RPC `error` member: the table's code and message (plus a fixed detail), ErrorInfo in `data` (A2A 1.0 §9.5). */
 function rpcErrorObject(failure: Failure): RpcErrorObject {
   const { code, message } = FAILURES[failure.reason];
   // Field violations (a refused push config's field) travel as google.rpc.BadRequest beside the ErrorInfo.
-  const data = failure.violations ? [errorInfo(failure), badRequest(failure.violations)] : [errorInfo(failure)];
+  const data = withRequestInfo(failure.violations ? [errorInfo(failure), badRequest(failure.violations)] : [errorInfo(failure)]);
   return { code, message: failure.detail ? `${message}: ${failure.detail}` : message, data };
 }
 
@@ -59,6 +70,7 @@ export function httpFailureBody(failure: Failure): { status: number; body: strin
   const { status, message } = FAILURES[failure.reason];
   const details: unknown[] = [errorInfo(failure)];
   if (failure.violations) details.push(badRequest(failure.violations));
+  withRequestInfo(details);
   // An origin's own 4xx keeps its status (classify), with the edge's body.
   const code = failure.status ?? status;
   const names: Readonly<Record<number, string>> = STATUS_NAMES;

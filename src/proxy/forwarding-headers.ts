@@ -4,17 +4,11 @@
 import type { Credential } from "../auth/edge-auth";
 import type { Config } from "../config";
 
-/** Client -> origin (A2A 1.0 §3.2.6 service parameters, 0.3 X-A2A-Extensions, W3C trace context). */
-const FORWARDED_REQUEST_HEADERS = [
-  "content-type",
-  "accept",
-  "a2a-version",
-  "a2a-extensions",
-  "x-a2a-extensions",
-  "authorization",
-  "traceparent",
-  "tracestate",
-];
+/**
+ * Client -> origin (A2A 1.0 §3.2.6 service parameters, 0.3 X-A2A-Extensions). W3C trace context is not
+ * copied: the edge validates it and sends its own span's (observe/trace-context.ts).
+ */
+const FORWARDED_REQUEST_HEADERS = ["content-type", "accept", "a2a-version", "a2a-extensions", "x-a2a-extensions", "authorization"];
 
 /** Origin -> client. No Location/Content-Location/Set-Cookie: they can carry the private address or scope. */
 const RETURNED_RESPONSE_HEADERS = [

@@ -8,6 +8,7 @@
 import { type Failure, failure } from "../errors/failures";
 import type { EdgeRequest } from "../http/edge-request";
 import { log } from "../log";
+import { scopeNow } from "../observe/call-scope";
 import { type OriginRoute, withClientQuery } from "./origin-router";
 
 export interface OriginReply {
@@ -47,6 +48,7 @@ async function firstAnswer(edge: EdgeRequest, route: OriginRoute, request: Origi
   for (const [attempt, candidate] of route.candidates.entries()) {
     const origin = origins.label(candidate);
     const url = withClientQuery(candidate, search);
+    scopeNow()?.attempt(origin);
     if (beforeAttempt) await beforeAttempt(candidate, url, headers);
     try {
       return { response: await origins.send(url, init), origin };

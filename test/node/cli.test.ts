@@ -132,6 +132,13 @@ describe("bad usage, in every script and bench", () => {
     ["issuer", ["--ttl", "0"], {}, 'issuer: --ttl must be a whole number from 1 to 86400, not "0"'],
     ["skills:push", ["--bogus"], {}, "skills:push: unknown option --bogus"],
     ["skills:push", ["--local=yes"], {}, "skills:push: --local takes no value"],
+    ["stats", ["--bogus"], {}, "stats: unknown option --bogus"],
+    [
+      "stats",
+      ["--since", "yesterday"],
+      {},
+      'stats: --since must be a whole number of minutes, hours or days (15m, 1h, 7d), not "yesterday"',
+    ],
     ["schema", ["--bogus"], {}, "schema: unknown option --bogus"],
     ["schema", ["extra"], {}, 'schema: unexpected argument "extra"'],
     ["mutation", ["--bogus"], {}, "mutation-check: unknown option --bogus"],
@@ -166,7 +173,7 @@ describe("bad usage, in every script and bench", () => {
 
 describe("help and the assertion key", () => {
   it("prints the usage on stdout and exits 0 for --help", async () => {
-    for (const name of ["keys", "card", "skills:push", "origin", "issuer"]) {
+    for (const name of ["keys", "card", "skills:push", "stats", "origin", "issuer"]) {
       const { code, stdout, stderr } = await script(name, ["--help"], {});
       expect(code, stderr).toBe(0);
       expect(stdout, name).toMatch(/^usage: .*npm run /);

@@ -185,7 +185,8 @@ describe("request bodies on the wire", () => {
     });
     expect(main.received.length - before).toBe(0);
     await until(() => events("request_body_failed").length > 0, "the request_body_failed log line");
-    expect(events("request_body_failed")).toEqual([{ level: "warn", event: "request_body_failed", reason: "timeout" }]);
+    const traceId = expect.stringMatching(/^[0-9a-f]{32}$/);
+    expect(events("request_body_failed")).toEqual([{ level: "warn", event: "request_body_failed", traceId, reason: "timeout" }]);
   });
 });
 
@@ -247,14 +248,21 @@ describe.each(TARGETS)("KV documents under concurrency and abuse, %s", (_name, s
     }
     // Said, and only that: the document is skipped, never served nor allowed to break anything.
     await until(() => events("kv_document_invalid").length > 0, "the kv_document_invalid log line");
-    for (const event of events())
+    await until(() => events("access").length >= 2, "the refused calls' access records");
+    // ... and each refused call's access record (ACCESS_LOG=errors, the default).
+    for (const event of events().filter((e) => e.event !== "access"))
       expect(event).toEqual({
         level: "warn",
         event: "kv_document_invalid",
+        ...(event.traceId === undefined ? {} : { traceId: expect.stringMatching(/^[0-9a-f]{32}$/) }),
         key: "default",
         bytes: deep.length,
         issues: "nested deeper than 64 levels",
       });
+    expect(events("access")).toEqual([
+      expect.objectContaining({ status: 503, reason: "CARD_UNAVAILABLE", agent: "one.example.com" }),
+      expect.objectContaining({ status: 503, reason: "CARD_UNAVAILABLE", agent: "two.example.com" }),
+    ]);
   });
 });
 

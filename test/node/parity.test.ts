@@ -175,11 +175,11 @@ async function runRow(target: Target, row: Row, rowIndex: number, comboIndex: nu
     for (const res of origin.held) res.end();
     for (const deadline = Date.now() + 1000; origin.held.size > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
     // Log lines may trail the reply (a process's output): wait for those the row must produce.
-    const wanted = row.logs?.(combo) ?? [];
+    const wanted = [...(row.logs?.(combo) ?? []), ...(row.unrouted?.(combo) ? [] : ["access"])];
     const deadline = Date.now() + 3000;
     while (!wanted.every((event) => target.events(mark).includes(event)) && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 50));
-    expectLogs(row, combo, target.events(mark));
+    expectLogs(row, combo, target.events(mark), 0, false);
   } finally {
     for (const res of origin.held) res.destroy();
   }

@@ -30,16 +30,17 @@ describe("npm run build", () => {
   // network-local names, config places, the rule each refusal names): 73.3 -> 76.0 KiB. 80 KiB with the push
   // relay (its Durable Object, config rewriting, notification translation, delivery JWT): 76.0 -> 79.7 KiB.
   // 85 KiB with agents by path (the index and its Durable Object, both catalogs, per-agent credentials and
-  // verifiers): 80.0 -> 84.1 KiB. 88 KiB with the live feed (its Durable Object, tickets, the FEED_* variables):
-  // +2.7 KiB.
-  it("bundles the worker offline with wrangler deploy --dry-run, within 88 KiB gzip", async () => {
+  // verifiers): 80.0 -> 84.1 KiB. The live feed (its Durable Object, tickets, the FEED_* variables): +2.7 KiB.
+  // Telemetry (W3C Trace Context, the access record and its body observer, Analytics Engine data points):
+  // +2.7 KiB. 90 KiB.
+  it("bundles the worker offline with wrangler deploy --dry-run, within 90 KiB gzip", async () => {
     const outdir = mkdtempSync(join(tmpdir(), "build-"));
     const { code, stdout, stderr } = await run("node_modules/.bin/wrangler", ["deploy", "--dry-run", "--outdir", outdir]);
     expect(code, stdout + stderr).toBe(0);
     expect(stdout).toContain("--dry-run: exiting now.");
     expect(readdirSync(outdir)).toContain("index.js");
     const gzipBytes = gzipSync(readFileSync(join(outdir, "index.js"))).length;
-    expect(gzipBytes).toBeLessThanOrEqual(88 * 1024);
+    expect(gzipBytes).toBeLessThanOrEqual(90 * 1024);
   });
 
   it("has generated binding types that match wrangler.toml (npm run types:check)", async () => {

@@ -112,6 +112,8 @@ export function deploymentVars(setup: Setup, originBase: string, apiKeys: string
     AUTH_ASSERTION_KEY: ASSERTION_KEY,
     // Every push config the table admits is relayed (the relay's own suites: push-relay, e2e-push-relay).
     PUSH_RELAY: "on",
+    // Every call's access record, so that every row proves one per call, in every binding.
+    ACCESS_LOG: "all",
   };
   const [wire, version] = setup.split("-") as [Wire, string];
   const versions = version === "both" ? "1.0,0.3" : version;
@@ -468,6 +470,8 @@ export interface Row {
   logs?: (c: Combo) => string[];
   /** How long and how much the runner reads of the reply. */
   read?: { ms: number; maxBytes: number };
+  /** The request never reaches a call endpoint (the router answers it): no access record. */
+  unrouted?: (c: Combo) => boolean;
   /** Checks beyond the expectation. */
   check?: (outcome: Outcome, c: Combo, ctx: CallContext) => void | Promise<void>;
 }
@@ -603,6 +607,8 @@ const ROWS: readonly Row[] = [
     applies: (c) => c.version === "1.0" && (c.wire === "rest" || c.originWire === "rest"),
     call: (c, ctx) => clientCall(c, "get", ctx, { tenant: c.wire === "rest" ? ".%2E" : ".." }),
     expect: pathRefused,
+    // A REST path whose `.%2E` segment the URL parser resolves (WHATWG URL: a double-dot segment) is outside REST_PATH.
+    unrouted: (c) => c.wire === "rest",
   },
   {
     name: "spoofed A2A-Caller headers dropped, the edge's caller added",
@@ -983,14 +989,38 @@ function expectAnswerForm(c: Combo, outcome: Outcome, id: string | undefined): v
   }
 }
 
-/** The log events a row may produce, and must. */
-export function expectLogs(row: Row, c: Combo, events: string[]): void {
+/**
+ * The log events a row may produce, and must: its own, and one `access` record per call (`before` and the
+ * row's). `exact: false` for a process's output, where a record may trail its reply into the next row's
+ * lines: the row's own record is then required, the exact count left to the runner that sees lines in order.
+ */
+export function expectLogs(row: Row, c: Combo, events: string[], before = 0, exact = true): void {
   const wanted = row.logs?.(c) ?? [];
   for (const event of wanted) expect(events, `log event ${event}`).toContain(event);
+  const calls = before + (row.unrouted?.(c) ? 0 : 1);
+  const records = events.filter((e) => e === "access").length;
+  if (exact) expect(records, "one access record per call").toBe(calls);
+  else expect(records, "the call's access record").toBeGreaterThanOrEqual(calls);
   expect(
-    events.filter((e) => !wanted.includes(e)),
+    events.filter((e) => !wanted.includes(e) && e !== "access"),
     "unexpected log events",
   ).toEqual([]);
+}
+
+/** The access record of a row's call, in its binding: status as answered, the origin's side, the trace the origin saw. */
+export function expectAccess(row: Row, c: Combo, ctx: CallContext, outcome: Outcome, record: Record<string, unknown> | undefined): void {
+  if (row.unrouted?.(c)) return;
+  expect(record, "the call's access record").toBeDefined();
+  expect(record).toMatchObject({ binding: c.wire === "jsonrpc" ? "jsonrpc" : "http+json", status: outcome.status });
+  const traceId = record?.traceId;
+  expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+  const seen = outcome.received[0];
+  if (!seen) {
+    expect(record?.attempts, "a refused call reached no origin").toBe(0);
+    return;
+  }
+  expect(record).toMatchObject({ originVersion: c.originVersion, bridged: !c.native, caller: `partnerKey:${ctx.caller}`, attempts: 1 });
+  expect(seen.headers.traceparent, "the origin is told the call's trace").toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-0[01]$`));
 }
 
 /** Every (row, combination) that applies, with the indices that name its caller. */

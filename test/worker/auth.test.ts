@@ -145,7 +145,10 @@ describe("refused callers", () => {
     const r = await refusal(await t.send());
     expect(r.status).toBe(401);
     expect(r.challenge).toBe('Bearer realm="agents.example.com"');
-    expect(r.body).toMatchObject({ id: "c1", error: { data: [{ reason: "UNAUTHENTICATED" }] } });
+    expect(r.body).toMatchObject({
+      id: "c1",
+      error: { data: [{ reason: "UNAUTHENTICATED" }, { requestId: expect.stringMatching(/^[0-9a-f]{32}$/) }] },
+    });
     // RFC 6750 §2.3 query tokens are never read.
     const q = await refusal(await t.send({}, "SendMessage", `?access_token=${await t.token()}`));
     expect(q.challenge).toBe('Bearer realm="agents.example.com"');
@@ -208,7 +211,10 @@ describe("refused callers", () => {
     const r = await refusal(await t.send(bearer(await t.token({ scope: "a2a.read" }))));
     expect(r.status).toBe(403);
     expect(r.challenge).toBe('Bearer realm="agents.example.com", error="insufficient_scope", scope="a2a.write"');
-    expect(r.body).toMatchObject({ id: "c1", error: { data: [{ reason: "PERMISSION_DENIED" }] } });
+    expect(r.body).toMatchObject({
+      id: "c1",
+      error: { data: [{ reason: "PERMISSION_DENIED" }, { requestId: expect.stringMatching(/^[0-9a-f]{32}$/) }] },
+    });
   });
 });
 
@@ -303,7 +309,10 @@ describe("rate limits", () => {
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     const limited = await t.send(bearer(token));
     expect(limited.headers.get("retry-after")).toBe("60");
-    expect(await limited.json()).toMatchObject({ id: "c1", error: { data: [{ reason: "RATE_LIMITED" }] } });
+    expect(await limited.json()).toMatchObject({
+      id: "c1",
+      error: { data: [{ reason: "RATE_LIMITED" }, { requestId: expect.stringMatching(/^[0-9a-f]{32}$/) }] },
+    });
     expect((await t.send(bearer(await t.token({ sub: "quiet-client" })))).status).toBe(200);
   });
 });

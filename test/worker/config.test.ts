@@ -61,6 +61,9 @@ describe("parseConfig", () => {
         authProfiles: {},
         assertionKey: undefined,
         rateLimitPeriod: 60,
+        accessLog: "errors",
+        accessLogSample: 1,
+        accessLogHashSubject: false,
       },
     });
   });

@@ -12,6 +12,7 @@ import {
   cases,
   DOCUMENT,
   deploymentVars,
+  expectAccess,
   expectLogs,
   expectOutcome,
   keyOf,
@@ -138,7 +139,8 @@ async function runRow(row: Row, comboIndex: number, rowIndex: number): Promise<v
   const ctx = contextOf(rowIndex, comboIndex);
   const logs = captureConsole();
   origin.plan = normalAnswer;
-  for (const before of row.before?.(combo, ctx) ?? []) {
+  const befores = row.before?.(combo, ctx) ?? [];
+  for (const before of befores) {
     origin.record = false;
     const answer = await callVia(origin, `${HOST}${before.path}`, requestOf(before), env);
     expect(answer.status, `a call before the row: ${await answer.text()}`).toBeLessThan(300);
@@ -168,7 +170,9 @@ async function runRow(row: Row, comboIndex: number, rowIndex: number): Promise<v
     row,
     combo,
     logs.events().map((e) => e.event),
+    befores.length,
   );
+  expectAccess(row, combo, ctx, outcome, logs.events("access").at(-1));
 }
 
 describe.each(SETUPS)("parity, origin setup %s", (setup) => {

@@ -10,7 +10,9 @@ const PUBLIC = "https://agents.example.com";
 const PRIVATE = "http://10.1.2.3:8080";
 const ORIGIN_SECRET = "Bearer origin-secret-token-123";
 // Forwarding, not authentication (auth.test.ts): the bundled sample card requires credentials, so edge auth is off here.
-const env = (overrides: Record<string, unknown> = {}) => makeEnv({ ORIGIN_URL: `${PRIVATE}/rpc`, EDGE_AUTH: "off", ...overrides });
+// The log lines asserted here are the faults' own; the access record of each call is telemetry.test.ts's.
+const env = (overrides: Record<string, unknown> = {}) =>
+  makeEnv({ ORIGIN_URL: `${PRIVATE}/rpc`, EDGE_AUTH: "off", ACCESS_LOG: "off", ...overrides });
 
 function rpc(body: unknown, headers: Record<string, string> = {}): RequestInit {
   return {
@@ -76,7 +78,8 @@ describe("forwarding", () => {
       authorization: "Bearer client-token",
       accept: "text/event-stream",
       "content-type": "application/json",
-      traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+      // The client's trace, with the edge as the origin's parent (W3C Trace Context §3.2.2.4).
+      traceparent: expect.stringMatching(/^00-0af7651916cd43dd8448eb211c80319c-(?!b7ad6b7169203331)[0-9a-f]{16}-01$/),
       "x-forwarded-for": "203.0.113.9",
       "x-forwarded-host": "agents.example.com",
       "x-forwarded-proto": "https",
@@ -583,11 +586,12 @@ describe("faults", () => {
       okOrigin(),
       `${PUBLIC}/`,
       rpc({ jsonrpc: "2.0", id: 1, method: "GetTask" }),
-      makeEnv({ EDGE_AUTH: "off" }),
+      makeEnv({ EDGE_AUTH: "off", ACCESS_LOG: "off" }),
     );
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ id: 1, error: { code: -32603 } });
-    expect(logs.events()).toEqual([{ level: "error", event: "origin_failed", kind: "not_configured", method: "GetTask" }]);
+    const traceId = expect.stringMatching(/^[0-9a-f]{32}$/);
+    expect(logs.events()).toEqual([{ level: "error", event: "origin_failed", traceId, kind: "not_configured", method: "GetTask" }]);
   });
 });
 

@@ -117,7 +117,13 @@ describe("the JSON-RPC fast path", () => {
     "answers exactly as the route table does, CORS included (CORS_ALLOWED_ORIGINS=%s)",
     async (allowed) => {
       for (const [name, headers, body] of requests) {
-        const init = (): RequestInit => ({ method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+        // One client trace for both, so that the trace id an error body names (google.rpc.RequestInfo) is the same.
+        const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        const init = (): RequestInit => ({
+          method: "POST",
+          headers: { "content-type": "application/json", traceparent, ...headers },
+          body,
+        });
         const workerEnv = env({ CORS_ALLOWED_ORIGINS: allowed });
         const routerEnv = env({ CORS_ALLOWED_ORIGINS: allowed });
         const viaFastPath = await callVia(origin(), `${HOST}/a2a`, init(), workerEnv);
