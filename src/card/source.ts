@@ -5,6 +5,7 @@
 import * as z from "zod/mini";
 import { exceedsDepth, MAX_JSON_DEPTH, reservedKeyPath } from "../json";
 import { describe, formatIssues, type Issue } from "../validation";
+import { AGENT_ROUTING } from "./source-routing";
 
 const text = (description: string) => describe(z.string().check(z.minLength(1)), description);
 const httpUrl = (description: string) => describe(z.url({ protocol: /^https?$/ }), description);
@@ -174,24 +175,7 @@ export const CardSourceSchema = z
     securitySchemes: z.optional(describe(z.record(schemeName, securityScheme), "Named schemes.")),
     security: z.optional(securityRequirements),
     skills: z._default(z.array(skill), []),
-    originUrl: z.optional(
-      describe(
-        z.url({ protocol: /^https?$/ }),
-        "Multi-agent mode: the JSON-RPC endpoint of this hostname's origin agent (overrides ORIGIN_URL). Never published in the card.",
-      ),
-    ),
-    authProfile: z.optional(
-      describe(
-        z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)),
-        "The name of the AUTH_PROFILES entry whose verifiers check this agent's callers (instead of AUTH_JWT_*, AUTH_API_KEYS). Never published.",
-      ),
-    ),
-    originCredentials: z.optional(
-      describe(
-        z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/)),
-        "With originUrl: the name of the ORIGIN_CREDENTIALS entry (headers) this agent's origin gets; none without it (ORIGIN_HEADERS are ORIGIN_URL's only). Never published.",
-      ),
-    ),
+    ...AGENT_ROUTING,
   })
   .check(
     z.superRefine((doc, ctx) => {

@@ -57,13 +57,14 @@ export class CallScope {
 
   /** The call as admitted: the origin's binding and version, whether it is translated, who called. */
   admitted(plan: {
+    call: Call;
     origin: Call;
     codec: Pick<OriginCodec, "binding">;
     caller: Caller | undefined;
     native: boolean;
     request: OriginRequest;
   }) {
-    Object.assign(this.fields, { originBinding: plan.codec.binding, originVersion: plan.origin.version, bridged: !plan.native });
+    Object.assign(this.fields, { originBinding: plan.codec.binding, originVersion: plan.origin.version, bridged: isBridged(plan) });
     this.fields.bytesIn ??= plan.request.body.length;
     this.#named(plan.caller);
   }
@@ -139,4 +140,9 @@ export function observeCall(
     return run(scope).then((response) => scope.complete(response));
   };
   return traced ? tracing.enterSpan("a2a.call", go) : go();
+}
+
+/** Translated between bindings or versions (not merely read, as a relayed push config's reply is). */
+function isBridged(plan: { call: Call; origin: Call; codec: Pick<OriginCodec, "binding"> }): boolean {
+  return plan.call.binding !== plan.codec.binding || plan.call.generation !== plan.origin.generation;
 }

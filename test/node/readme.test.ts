@@ -86,8 +86,8 @@ describe("README and docs/", () => {
   });
 
   it("keeps the README to a few screens: the quick start and the first guides, the reference in docs/", () => {
-    // 165 with a fifth guide (agents by path): still a few screens.
-    expect(readme.split("\n").length).toBeLessThanOrEqual(165);
+    // 170 with a fifth guide (agents by path) and the Operations section (traces, access records, metrics): a few screens.
+    expect(readme.split("\n").length).toBeLessThanOrEqual(170);
     const headings = [...prose(readme).matchAll(/^### (.+)$/gm)].map(([, heading]) => heading);
     expect(headings).toEqual([
       "Front a private agent, on one machine",
