@@ -32,7 +32,11 @@ const { values } = cmd.parseArgs({
 });
 
 const key = values.host.toLowerCase();
-if (!isDocumentKey(key)) cmd.usageError(`--host must be "default" or a hostname, not ${JSON.stringify(values.host)}`);
+if (!isDocumentKey(key)) {
+  cmd.usageError(
+    `--host must be "default", a hostname, or a hostname and an agent path (agents.example.com/travel), not ${JSON.stringify(values.host)}`,
+  );
+}
 let text: string;
 try {
   text = readFileSync(values.file, "utf8");
@@ -59,7 +63,8 @@ async function putThroughAdmin(url: string, token: string): Promise<never> {
   process.stderr.write(
     `skills:push: ${values.file} is valid (${source.skills.length} skills); uploading ${key} through the admin API at ${new URL(url).origin}\n`,
   );
-  const response = await fetch(`${url}/documents/${encodeURIComponent(key)}`, {
+  // A path agent's key keeps its slashes: the admin API takes `/documents/<host>/<path>`.
+  const response = await fetch(`${url}/documents/${key.split("/").map(encodeURIComponent).join("/")}`, {
     method: "PUT",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: text,

@@ -162,6 +162,15 @@ describe("the live feed through wrangler dev, with real WebSocket clients", () =
     expect(pushed.stdout + pushed.stderr).not.toContain(ADMIN_TOKEN);
     await until(() => sub.events().length === 1, "the skills:push event");
     expect(sub.events()[0]).toMatchObject({ type: "agent-card.updated", agent: h, action: "put", version: 1 });
+    // An agent by path: the key keeps its path on its way through the admin API (and into the host's feed).
+    const agent = await run("node_modules/.bin/tsx", ["scripts/skills-push.ts", "--host", `${h}/travel`, "--file", file], {
+      ADMIN_URL: `${feedDev.base}/_admin`,
+      ADMIN_TOKEN,
+    });
+    expect(agent.code, agent.stderr).toBe(0);
+    await until(() => sub.events().length === 2, "the path agent's event");
+    expect(sub.events()[1]).toMatchObject({ agent: `${h}/travel`, action: "put", version: 2 });
+    expect(String(sub.events()[1]?.cardUrl)).toMatch(/\/travel\/\.well-known\/agent-card\.json$/);
     await sub.close();
   });
 
