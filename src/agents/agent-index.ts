@@ -35,13 +35,7 @@ export class AgentIndex extends DurableObject<Env> {
       const exists = sql.exec("SELECT 1 FROM agents WHERE path = ?", entry.path).toArray().length > 0;
       const count = sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM agents").one().n;
       if (!exists && count >= MAX_AGENTS_PER_HOST) return `a host serves at most ${MAX_AGENTS_PER_HOST} agents`;
-      sql.exec(
-        "INSERT OR REPLACE INTO agents (path, name, description, etag) VALUES (?, ?, ?, ?)",
-        entry.path,
-        entry.name,
-        entry.description ?? null,
-        entry.etag ?? null,
-      );
+      this.#insert(entry);
       return undefined;
     });
   }
@@ -59,16 +53,21 @@ export class AgentIndex extends DurableObject<Env> {
     return this.#change(hostname, () => {
       this.ctx.storage.sql.exec("DELETE FROM agents");
       for (const entry of entries.slice(0, MAX_AGENTS_PER_HOST)) {
-        this.ctx.storage.sql.exec(
-          "INSERT OR REPLACE INTO agents (path, name, description, etag) VALUES (?, ?, ?, ?)",
-          entry.path,
-          entry.name,
-          entry.description ?? null,
-          entry.etag ?? null,
-        );
+        this.#insert(entry);
       }
       return undefined;
     });
+  }
+
+  #insert(entry: AgentEntry): void {
+    const { path, name, description, etag } = entry;
+    this.ctx.storage.sql.exec(
+      "INSERT OR REPLACE INTO agents (path, name, description, etag) VALUES (?, ?, ?, ?)",
+      path,
+      name,
+      description ?? null,
+      etag ?? null,
+    );
   }
 
   /** One change at a time: the table, then its version, then the KV copy (a failed publication is retried by the next change). */

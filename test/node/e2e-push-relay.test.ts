@@ -6,7 +6,7 @@
 // verifies against the worker's JWKS; a 0.3 client bridged to the 1.0 origin gets 0.3-shaped notifications; a
 // forged notification is refused; a receiver that is down is retried, then the loss is logged.
 import { createHash, randomUUID } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,28 +16,7 @@ import { type OriginAgent, startOriginAgent } from "../support/origin-agent";
 import type { Started } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 import { until } from "../support/wait";
-
-interface Delivery {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-async function startReceiver(): Promise<{ url: string; deliveries: Delivery[]; stop: () => Promise<void> }> {
-  const deliveries: Delivery[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => {
-      body += chunk.toString("utf8");
-    });
-    req.on("end", () => {
-      deliveries.push({ headers: req.headers, body });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, deliveries, stop: () => new Promise((resolve) => server.close(() => resolve())) };
-}
+import { startReceiver } from "../support/webhook-receiver";
 
 /** A receiver that answers every POST with a redirect to `location`. */
 async function startRedirector(location: string): Promise<{ url: string; stop: () => Promise<void> }> {

@@ -5,37 +5,13 @@
 // every call); the https rule is proved by refusals (the receiver is reached over plain http only through
 // the development exception). Deliveries go from the origin to the receiver directly: there is no relay.
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureConsole } from "../support/console";
 import { startWorker } from "../support/e2e";
 import { type OriginAgent, startOriginAgent } from "../support/origin-agent";
 import type { Started } from "../support/processes";
 import { until } from "../support/wait";
-
-interface Delivery {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A webhook receiver on 127.0.0.1 that records every POST. */
-async function startReceiver(): Promise<{ url: string; deliveries: Delivery[]; stop: () => Promise<void> }> {
-  const deliveries: Delivery[] = [];
-  const server: Server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => {
-      body += chunk.toString("utf8");
-    });
-    req.on("end", () => {
-      deliveries.push({ headers: req.headers, body });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/hook`, deliveries, stop: () => new Promise((resolve) => server.close(() => resolve())) };
-}
+import { startReceiver } from "../support/webhook-receiver";
 
 type Binding = "jsonrpc-1.0" | "jsonrpc-0.3" | "rest-1.0" | "rest-0.3";
 const BINDINGS: readonly Binding[] = ["jsonrpc-1.0", "jsonrpc-0.3", "rest-1.0", "rest-0.3"];
