@@ -1,8 +1,8 @@
 // npm run bench:proxy — the proxy's own cost, measured on the built bundle in
 // workerd (Miniflare, direct socket), same load tool, alternating rounds:
-//  1. a ~1 KiB SendMessage against a fixed-JSON origin: this worker against a
-//     bare passthrough worker (`fetch(ORIGIN_URL, {method, headers, body})`, the
-//     physical limit of a proxy on this runtime), 16 connections;
+//  1. a ~1 KiB SendMessage against a fixed-JSON origin: this worker, in its
+//     measured configuration (every feature on), beside a bare passthrough and
+//     a buffering, parsing passthrough, at 16 connections and at 1 (bench/limit.ts);
 //  2. SendMessage against the @a2a-js/sdk origin agent, direct and through the
 //     worker, 4 connections (below the Node origin's saturation point);
 //  3. time to the first SSE event of SendStreamingMessage, direct and proxied;
@@ -26,20 +26,25 @@
 //     the CALL_METRICS data point of every call (ACCESS_LOG=all) beside neither
 //     (ACCESS_LOG=off, unbound), and the default (ACCESS_LOG=errors: a successful
 //     call unrecorded, its data point written); the trace context is in all three.
+// 10. the card GET beside a static-bytes worker (bench/limit.ts);
+// 11. cold start inside one running workerd: a fresh isolate of the bundle beside
+//     one of a static-bytes worker, same bindings (bench/limit.ts).
+// Sections 1, 10 and 11 put BENCH_BASELINE's build beside this one, in the same run.
 // BENCH_SECTIONS=1,7,8 runs only those sections.
 // Each goal is printed with the figure and whether this run met it.
 import { existsSync } from "node:fs";
 import { type Cli, cli } from "../scripts/usage";
 import { startOidcIssuer } from "../test/support/oidc-issuer";
 import { startOriginAgent } from "../test/support/origin-agent";
-import { buildBundle, runBench, serve, serveBundle, stopOnExit } from "./lib";
+import { buildBundle, runBench, serveBundle, stopOnExit } from "./lib";
+import { atTheLimit, cardLimit, coldStart, limitTargets } from "./limit";
 import { BENCH_KNOBS_USAGE, type BenchKnobs, benchKnobs, load, printTable, sideBySide, verdict } from "./measure";
-import { BARE_PASSTHROUGH, BUFFERING_PASSTHROUGH, fixedJsonOrigin, sendBody, sendBody03 } from "./proxy-targets";
+import { fixedJsonOrigin, sendBody, sendBody03 } from "./proxy-targets";
 import { telemetryCost, telemetryTargets } from "./telemetry-cost";
 
 const cmd: Cli = cli(
   "bench:proxy",
-  `usage: ${BENCH_KNOBS_USAGE} [BENCH_PROXY_CONNECTIONS=4] [BENCH_SSE_SAMPLES=200] [BENCH_SECTIONS=1,...,9] [BENCH_BASELINE=dir/index.js] npm run bench:proxy`,
+  `usage: ${BENCH_KNOBS_USAGE} [BENCH_PROXY_CONNECTIONS=4] [BENCH_SSE_SAMPLES=200] [BENCH_SECTIONS=1,...,11] [BENCH_BASELINE=dir/index.js] npm run bench:proxy`,
 );
 cmd.parseArgs({ options: {} });
 const knobs = benchKnobs(cmd);
@@ -47,8 +52,8 @@ const FIRST_EVENT_SAMPLES = cmd.intEnv("BENCH_SSE_SAMPLES", 200, 1);
 const PROXY_CONNECTIONS = cmd.intEnv("BENCH_PROXY_CONNECTIONS", 4, 1);
 const BASELINE = process.env.BENCH_BASELINE;
 if (BASELINE !== undefined && !existsSync(BASELINE)) cmd.fail(`BENCH_BASELINE: no file ${BASELINE}`);
-const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8,9").split(",").map((n) => n.trim()));
-if ([...SECTIONS].some((n) => !/^[1-9]$/.test(n))) cmd.fail("BENCH_SECTIONS: a comma-separated list of 1-9");
+const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8,9,10,11").split(",").map((n) => n.trim()));
+if ([...SECTIONS].some((n) => !/^([1-9]|1[01])$/.test(n))) cmd.fail("BENCH_SECTIONS: a comma-separated list of 1-11");
 
 const headers = { "content-type": "application/json", "a2a-version": "1.0" };
 
@@ -91,8 +96,6 @@ async function setUp() {
   const audience = "https://agent.example/";
   const idp = await startOidcIssuer({ resources: [audience], ttl: 3600 });
   stopOnExit(() => idp.stop());
-  const bare = await serve({ modules: true, script: BARE_PASSTHROUGH, bindings: { ORIGIN_URL: fixed.url } });
-  const buffering = await serve({ modules: true, script: BUFFERING_PASSTHROUGH, bindings: { ORIGIN_URL: fixed.url } });
   // The bundled card requires a bearer token: the proxy figures are taken without the check, section 4 adds it.
   const edge = await serveBundle(bundle, { ORIGIN_URL: fixed.url, EDGE_AUTH: "off" });
   const edgeJwt = await serveBundle(bundle, { ORIGIN_URL: fixed.url, AUTH_JWT_ISSUER: idp.issuer, AUTH_JWT_AUDIENCE: audience });
@@ -128,7 +131,6 @@ async function setUp() {
 
   // Sanity: every target answers the request with a result (the JWT target with the token; this also warms its JWKS).
   for (const [url, sent] of [
-    [bare.url.href, headers],
     [edge.url.href, headers],
     [edgeJwt.url.href, withToken],
     [agent.url, headers],
@@ -157,7 +159,9 @@ async function setUp() {
     if (!text.includes(shape)) throw new Error(`first event: expected ${shape} in ${text.slice(0, 300)}`);
   }
   const telemetry = await telemetryTargets(bundle, fixed.url);
+  const limit = await limitTargets(bundle, fixed.url, BASELINE === undefined ? undefined : { path: BASELINE });
   return {
+    limit,
     telemetry,
     baseline,
     rest: rest.url.href,
@@ -166,8 +170,6 @@ async function setUp() {
     onlyV1: onlyV1.url.href,
     onlyV03: onlyV03.url.href,
     toAgentV1: toAgentV1.url.href,
-    bare: bare.url.href,
-    buffering: buffering.url.href,
     edge: edge.url.href,
     edgeJwt: edgeJwt.url.href,
     agent: agent.url,
@@ -224,30 +226,6 @@ async function restSend(t: Targets): Promise<void> {
     `${passthrough.toFixed(3)} ms`,
     "<= 0.1 ms",
     passthrough <= 0.1,
-  );
-}
-
-/** 1. The proxy at the runtime's limit. */
-async function atTheLimit(t: Targets, { connections }: BenchKnobs): Promise<void> {
-  const limit = await sideBySide({
-    "bare passthrough (1 KiB)": () => load(t.bare, headers, { request: kib, connections }),
-    "buffering passthrough": () => load(t.buffering, headers, { request: kib, connections }),
-    "this worker (1 KiB)": () => load(t.edge, headers, { request: kib, connections }),
-  });
-  printTable(limit);
-  const b = limit["bare passthrough (1 KiB)"]!;
-  const w = limit["this worker (1 KiB)"]!;
-  const ratio = w.requestsPerSecond / b.requestsPerSecond;
-  verdict(
-    `req/s, this worker / bare passthrough (~1 KiB SendMessage, fixed-JSON origin, ${connections} connections)`,
-    ratio.toFixed(3),
-    ">= 0.9",
-    ratio >= 0.9,
-  );
-  verdict("p50 over bare passthrough", `${(w.p50 - b.p50).toFixed(2)} ms`, "<= 0.2 ms", w.p50 - b.p50 <= 0.2);
-  const floor = limit["buffering passthrough"]!;
-  console.log(
-    `(for scale: a passthrough that only buffers the body, as edge validation must, does ${(floor.requestsPerSecond / b.requestsPerSecond).toFixed(3)}x the bare passthrough; this worker ${(w.requestsPerSecond / floor.requestsPerSecond).toFixed(3)}x that)`,
   );
 }
 
@@ -399,6 +377,8 @@ await runBench(async () => {
     restSend,
     beforeAfter,
     telemetryCost,
+    cardLimit,
+    coldStart,
   ];
   for (const [index, section] of sections.entries()) if (SECTIONS.has(String(index + 1))) await section(targets, knobs);
   return 0;
