@@ -119,6 +119,11 @@ export async function respond(edge: EdgeRequest, plan: Admitted, reply: OriginRe
     const broken = () => codec.failureEvent(call, failure("ORIGIN_STREAM_BROKEN", "origin agent stream ended abruptly"));
     return new Response(endStreamCleanly(events, broken, onBreak), { status: response.status, headers });
   }
-  if (plan.native && !EXTENDED_CARD_METHODS.has(call.method)) return new Response(response.body, { status: response.status, headers });
+  if (plan.native && !EXTENDED_CARD_METHODS.has(call.method)) {
+    // The origin's own bytes, unread: its declared length frames them (and is the access record's bytes out).
+    const length = response.headers.get("content-length");
+    if (length !== null && /^\d{1,15}$/.test(length)) headers.set("content-length", length);
+    return new Response(response.body, { status: response.status, headers });
+  }
   return readJson(edge, plan, reply, codec, headers);
 }

@@ -29,6 +29,8 @@ export interface AccessFields extends ReplyFields {
   origin?: string;
   attempts: number;
   bytesIn?: number;
+  /** An unobserved reply's size, from its Content-Length; an observed body's is counted (RecordedEnd). */
+  bytesOut?: number;
 }
 
 export type RecordedEnd = Pick<BodySeen, "bytes" | "events" | "end">;
@@ -75,7 +77,14 @@ function dataPoint(fields: AccessFields, status: number, timing: Timing, end: Re
       error,
       fields.origin ?? "",
     ],
-    doubles: [status, timing.durationMs, timing.firstByteMs, end?.bytes ?? 0, end?.events ?? 0, Math.max(0, fields.attempts - 1)],
+    doubles: [
+      status,
+      timing.durationMs,
+      timing.firstByteMs,
+      end?.bytes ?? fields.bytesOut ?? 0,
+      end?.events ?? 0,
+      Math.max(0, fields.attempts - 1),
+    ],
   };
 }
 

@@ -9,7 +9,8 @@
 import { tracing } from "cloudflare:workers";
 import type { Caller } from "../auth/edge-auth";
 import type { Call, OriginCodec, OriginRequest } from "../call/call";
-import { FAILURES, type Failure } from "../errors/failures";
+import { EdgeError, FAILURES, type Failure } from "../errors/failures";
+import { renderError } from "../errors/responses";
 import type { EdgeRequest } from "../http/edge-request";
 import { type AccessFields, callerName, emitAccess, failed, type RecordedEnd } from "./access-record";
 import { installTraceLookUp } from "./current";
@@ -49,6 +50,12 @@ export class CallScope {
     this.fields.errorCode = FAILURES[failure.reason].code;
   }
 
+  /** A throw out of the pipeline: rendered as the app's onError renders it, its reason recorded. */
+  threw(error: unknown): Response {
+    this.failedWith(error instanceof EdgeError ? error.failure : { failed: true, reason: "INTERNAL" });
+    return renderError(error);
+  }
+
   /** The call as decoded: operation (its 1.0 name), version, the body's size. */
   decoded(call: Call, operation: string): void {
     Object.assign(this.fields, { operation, version: call.version });
@@ -86,14 +93,21 @@ export class CallScope {
    * The response the client gets: a recorded call's body is observed to its end, and so is every stream
    * unless ACCESS_LOG=off (a stream is pumped by the edge's own stream guard anyway, and may fail after its
    * headers: its error event is what ACCESS_LOG=errors records); any other answer is recorded now, its
-   * body left to the runtime's native passthrough.
+   * body left to the runtime's native passthrough unless the record will show it (a failure), its size its
+   * Content-Length.
    */
   complete(response: Response): Response {
     const firstByteMs = Date.now() - this.started;
     const { status } = response;
     const sse = response.headers.get("content-type")?.startsWith("text/event-stream") ?? false;
-    const observed = this.recorded || (sse && this.edge.runtime.config.accessLog !== "off");
+    // A failure the record will show is observed too (its bytes counted): an error's body is small, and rare.
+    const logged = this.edge.runtime.config.accessLog !== "off";
+    const observed = this.recorded || (logged && (sse || failed(status, this.fields)));
     if (!observed || !response.body) {
+      // An unobserved body is left to the native passthrough: its size is the one its headers declare.
+      const length = Number(response.headers.get("content-length") ?? Number.NaN);
+      if (Number.isSafeInteger(length) && length >= 0) this.fields.bytesOut = length;
+      else if (!response.body) this.fields.bytesOut = 0;
       this.#emit(status, firstByteMs, undefined);
       return response;
     }
@@ -137,7 +151,11 @@ export function observeCall(
     const runtimeSpan = span?.isTraced ? span.spanContext() : undefined;
     const scope = new CallScope(edge, traceOf(edge.request.headers, recorded, runtimeSpan), recorded, binding, path);
     if (span) scopes.set(span, scope);
-    return run(scope).then((response) => scope.complete(response));
+    // A throw is answered here, in the call's scope (so it has its record and its trace id), as onError would.
+    return run(scope).then(
+      (response) => scope.complete(response),
+      (error: unknown) => scope.complete(scope.threw(error)),
+    );
   };
   return traced ? tracing.enterSpan("a2a.call", go) : go();
 }

@@ -3,6 +3,11 @@
 // access record's fields per call, and Analytics Engine data points through a recording CALL_METRICS.
 import { exportJWK, generateKeyPair, importJWK, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
+import { EdgeError } from "../../src/errors/failures";
+import { admitRequest, type EdgeRequest } from "../../src/http/edge-request";
+import { requestTarget } from "../../src/http/request-target";
+import { observeCall } from "../../src/observe/call-scope";
+import { runtimeFor } from "../../src/runtime";
 import { captureConsole, type LogEvent } from "../support/console";
 import { apiKeyCaller, callVia, fakeOrigin, makeEnv } from "../support/worker";
 
@@ -277,6 +282,8 @@ describe("the access record", () => {
       env({ METHOD_ALLOWLIST: "SendMessage" }),
     );
     expect(response.status).toBe(200);
+    // A failure's body is counted on its way, the record written when it has gone.
+    const text = await response.text();
     expect(access(logs)).toEqual([
       expect.objectContaining({
         operation: "CancelTask",
@@ -285,6 +292,7 @@ describe("the access record", () => {
         errorCode: -32601,
         attempts: 0,
         caller: "anonymous",
+        bytesOut: text.length,
       }),
     ]);
     expect(access(logs)[0]).not.toHaveProperty("origin");
@@ -330,6 +338,34 @@ describe("the access record", () => {
   });
 });
 
+describe("a call that throws out of the pipeline", () => {
+  const edgeFor = (workerEnv: Env) => {
+    const request = new Request(`${PUBLIC}/`, post(rpcBody("SendMessage")));
+    return admitRequest(request, requestTarget(request.url), runtimeFor(workerEnv), () => undefined) as EdgeRequest;
+  };
+
+  it.each([
+    // The answer is in the HTTP error shape (as onError's): its code is the google.rpc.Code name.
+    ["an unexpected error", new TypeError("boom"), 500, "INTERNAL", "INTERNAL"],
+    ["an EdgeError", new EdgeError("RATE_LIMITED"), 429, "RATE_LIMITED", "RESOURCE_EXHAUSTED"],
+  ])(
+    "answers %s as the app's error handler does, and records it with its trace id and data point",
+    async (_, error, status, reason, code) => {
+      const logs = captureConsole();
+      const metrics = recordingMetrics();
+      const edge = edgeFor(env({ CALL_METRICS: metrics.binding }));
+      const response = await observeCall(edge, "jsonrpc", "/", () => Promise.reject(error));
+      expect(response.status).toBe(status);
+      const body = await response.text();
+      const [record] = access(logs);
+      expect(record).toMatchObject({ binding: "jsonrpc", path: "/", status, reason, errorCode: code, bytesOut: body.length });
+      expect(body).toContain(record?.traceId);
+      expect(metrics.points.map((point) => point.blobs?.slice(4, 6))).toEqual([["error", reason]]);
+      expect(metrics.points[0]?.doubles?.[3]).toBe(body.length);
+    },
+  );
+});
+
 describe("Analytics Engine data points (CALL_METRICS)", () => {
   it("writes one data point per call, recorded or not: agent, operation, caller, status, durations", async () => {
     captureConsole();
@@ -345,6 +381,18 @@ describe("Analytics Engine data points (CALL_METRICS)", () => {
       doubles: [200, expect.any(Number), expect.any(Number), 0, 0, 0],
     });
     expect(refused?.blobs?.slice(1, 6)).toEqual(["CancelTask", "anonymous", "jsonrpc", "error", "METHOD_NOT_FOUND"]);
+  });
+
+  it("takes an unrecorded answer's bytes out from its Content-Length, its body passed through unread", async () => {
+    captureConsole();
+    const metrics = recordingMetrics();
+    const sized = fakeOrigin(async (req) => {
+      const { id } = (await req.clone().json()) as { id: unknown };
+      const body = JSON.stringify({ jsonrpc: "2.0", id, result: { task: TASK } });
+      return new Response(body, { headers: { "content-type": "application/json", "content-length": String(body.length) } });
+    });
+    const text = await (await callVia(sized, `${PUBLIC}/`, post(rpcBody("SendMessage")), env({ CALL_METRICS: metrics.binding }))).text();
+    expect(metrics.points.map((point) => point.doubles?.[3])).toEqual([text.length]);
   });
 
   it("writes none without the binding, and the call is answered as ever", async () => {
