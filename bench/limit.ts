@@ -115,8 +115,6 @@ async function coldStartHost(bundles: Array<{ path: string }>, card: string): Pr
     modules: true,
     script: host,
     workerLoaders: { LOADER: {} },
-    // Each fresh edge isolate warns once that it serves the bundled sample document; 30 samples of that is noise.
-    handleStructuredLogs: () => undefined,
     bindings: { CODES: codes, DATE: wranglerCompatibilityDate(), VARS: { ...wranglerVars(), ORIGIN_URL: "http://127.0.0.1:9/" } },
   } as never);
   stopOnExit(served.stop);

@@ -4,7 +4,9 @@
 // target, the top functions and modules by self time in µs per request, the runtime's own share
 // ((program): workerd outside JavaScript; (garbage collector)) beside the bundle's.
 //   call: a ~1 KiB SendMessage to a fixed-JSON origin (JSON-RPC, native passthrough);
-//   card: GET /.well-known/agent-card.json.
+//   card: GET /.well-known/agent-card.json;
+//   floor: the same call through the buffering, parsing passthrough (bench:proxy section 1's floor), and
+//   bare: through the bare passthrough, so the runtime's own costs (fetch, Response) compare line by line.
 // With BENCH_BASELINE=<another build's index.js>, that build is profiled the same way in the same run.
 // BENCH_PROFILE_OUT=<dir> also writes each profile as a .cpuprofile file (DevTools' Performance panel opens it).
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -12,9 +14,9 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { type Cli, cli } from "../scripts/usage";
 import { inspectorUrl, profileWhile, selfTimes, sourceOf } from "./cpu-profile";
-import { buildBundle, runBench, stopOnExit } from "./lib";
+import { buildBundle, runBench, serve, stopOnExit } from "./lib";
 import { BENCH_KNOBS_USAGE, benchKnobs, load } from "./measure";
-import { fixedJsonOrigin, measuredEdge, sendBody } from "./proxy-targets";
+import { BARE_PASSTHROUGH, BUFFERING_PASSTHROUGH, fixedJsonOrigin, measuredEdge, sendBody } from "./proxy-targets";
 
 const cmd: Cli = cli(
   "bench:profile",
@@ -23,7 +25,7 @@ const cmd: Cli = cli(
 cmd.parseArgs({ options: {} });
 const knobs = benchKnobs(cmd);
 const TOP = cmd.intEnv("BENCH_PROFILE_TOP", 15, 1);
-const TARGETS = cmd.listEnv("BENCH_PROFILE_TARGETS", ["call", "card"] as const) ?? ["call", "card"];
+const TARGETS = cmd.listEnv("BENCH_PROFILE_TARGETS", ["call", "card", "floor", "bare"] as const) ?? ["call", "card", "floor", "bare"];
 const BASELINE = process.env.BENCH_BASELINE || undefined;
 const OUT = process.env.BENCH_PROFILE_OUT || undefined;
 
@@ -40,25 +42,34 @@ async function freePort(): Promise<number> {
 
 const us = (value: number) => value.toFixed(1).padStart(8);
 
-async function profileOne(label: string, bundlePath: string, origin: string): Promise<void> {
+type Served = { url: URL; stop: () => Promise<void> };
+
+/** Profiles `targets` (each a URL under the served worker, and its request) while loading them. */
+async function profileOne(
+  label: string,
+  start: (port: number) => Promise<Served>,
+  sourceAt: ReturnType<typeof sourceOf>,
+  targets: Array<{ name: string; path: string; call: boolean }>,
+): Promise<void> {
   const port = await freePort();
-  const edge = await measuredEdge({ path: bundlePath }, origin, { inspectorPort: port, name: "edge" });
+  const served = await start(port);
   const socket = await inspectorUrl(port, "edge");
-  const sourceAt = sourceOf(bundlePath);
-  for (const target of TARGETS) {
-    const url = target === "call" ? edge.url.href : new URL("/.well-known/agent-card.json", edge.url).href;
-    const opts = target === "call" ? { request: kib } : {};
-    await load(url, target === "call" ? headers : {}, { ...opts, duration: 1 }); // warm: compiled, cached
-    const { profile, result } = await profileWhile(socket, () => load(url, target === "call" ? headers : {}, opts));
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${label} ${target}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  for (const target of targets) {
+    const url = new URL(target.path, served.url).href;
+    const sent = target.call ? headers : {};
+    const opts = target.call ? { request: kib } : {};
+    await load(url, sent, { ...opts, duration: 1 }); // warm: compiled, cached
+    const { profile, result } = await profileWhile(socket, () => load(url, sent, opts));
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`${label} ${target.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     if (OUT) {
       mkdirSync(OUT, { recursive: true });
-      writeFileSync(join(OUT, `${label}-${target}.cpuprofile`), JSON.stringify(profile));
+      writeFileSync(join(OUT, `${label.replaceAll(" ", "-")}-${target.name}.cpuprofile`), JSON.stringify(profile));
     }
     const times = selfTimes(profile, sourceAt);
     const per = (value: number) => value / result.total;
     console.log(
-      `\n${label}, ${target}: ${result.total} requests (${result.requestsPerSecond.toFixed(0)} req/s profiled, ${knobs.connections} connections); busy ${per(times.busy).toFixed(1)} µs per request`,
+      `\n${label}, ${target.name}: ${result.total} requests (${result.requestsPerSecond.toFixed(0)} req/s profiled, ${knobs.connections} connections); busy ${per(times.busy).toFixed(1)} µs per request`,
     );
     console.log(`${"µs/req".padStart(8)} ${"share".padStart(6)}  module`);
     for (const { where, us: time } of times.modules.slice(0, TOP)) {
@@ -69,15 +80,36 @@ async function profileOne(label: string, bundlePath: string, origin: string): Pr
       console.log(`${us(per(time))} ${((100 * time) / times.busy).toFixed(1).padStart(5)}%  ${name}  ${where}`);
     }
   }
-  await edge.stop();
+  await served.stop();
 }
+
+const edgeTargets = TARGETS.filter((t) => t === "call" || t === "card").map((name) => ({
+  name,
+  path: name === "call" ? "/" : "/.well-known/agent-card.json",
+  call: name === "call",
+}));
+const inlineScript = () => ({ where: "(the passthrough)" });
 
 await runBench(async () => {
   const bundle = buildBundle();
   const fixed = await fixedJsonOrigin();
   stopOnExit(fixed.close);
   console.log(`bench:profile — ${knobs.duration}s per profile, ${knobs.tool}, V8 sampling every 100 µs through workerd's inspector`);
-  await profileOne("this build", bundle.path, fixed.url);
-  if (BASELINE) await profileOne("baseline", BASELINE, fixed.url);
+  for (const [name, script] of [
+    ["floor", BUFFERING_PASSTHROUGH],
+    ["bare", BARE_PASSTHROUGH],
+  ] as const) {
+    if (!TARGETS.includes(name)) continue;
+    const start = (inspectorPort: number) =>
+      serve({ modules: true, script, name: "edge", inspectorPort, bindings: { ORIGIN_URL: fixed.url } } as never);
+    await profileOne(`${name === "floor" ? "buffering, parsing" : "bare"} passthrough`, start, inlineScript, [
+      { name: "call", path: "/", call: true },
+    ]);
+  }
+  const builds: Array<[string, string]> = [["this build", bundle.path], ...(BASELINE ? [["baseline", BASELINE] as [string, string]] : [])];
+  for (const [label, path] of edgeTargets.length > 0 ? builds : []) {
+    const start = (inspectorPort: number) => measuredEdge({ path }, fixed.url, { inspectorPort, name: "edge" });
+    await profileOne(label, start, sourceOf(path), edgeTargets);
+  }
   return 0;
 });

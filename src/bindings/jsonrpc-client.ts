@@ -18,7 +18,7 @@ const V03_STREAMS: ReadonlySet<string> = new Set(["message/stream", "tasks/resub
 
 /** The call a JSON-RPC request makes, or why not (with its id, once it could be read). */
 export async function decodeJsonRpc(edge: EdgeRequest): Promise<Call | { id: RpcId; failure: Failure }> {
-  const body = await readCallBody(edge.request, edge.runtime.config);
+  const body = await readCallBody(edge.request, edge.runtime.config, edge.deadlines);
   if (isFailure(body)) return { id: null, failure: body };
   const validated = validateRpcRequest(body);
   if (!validated.ok) return validated;

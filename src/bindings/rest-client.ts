@@ -48,7 +48,7 @@ function matched(edge: EdgeRequest, path: string): RestRoute | Failure {
 async function bodyOf(edge: EdgeRequest): Promise<unknown | Failure> {
   const { request } = edge;
   if (request.method !== "POST" || request.headers.get("content-length") === "0") return undefined;
-  const bytes = await readCallBody(request, edge.runtime.config, REST_TYPES);
+  const bytes = await readCallBody(request, edge.runtime.config, edge.deadlines, REST_TYPES);
   if (isFailure(bytes) || bytes.length === 0) return isFailure(bytes) ? bytes : undefined;
   try {
     return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));

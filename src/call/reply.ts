@@ -48,7 +48,7 @@ function translated(plan: Admitted, outcome: Outcome): { outcome: Outcome; unrea
 async function readJson(edge: EdgeRequest, plan: Admitted, reply: OriginReply, codec: ClientCodec, headers: Headers) {
   const { response } = reply;
   const { originReplyMaxBytes: maxBytes, originTimeoutMs: timeoutMs } = edge.runtime.config;
-  const read = await readMessageBody(response, { maxBytes, timeoutMs, excess: "cancel" });
+  const read = await readMessageBody(response, { maxBytes, timeoutMs, excess: "cancel", deadlines: edge.deadlines });
   if (!read.ok)
     return invalid(plan, reply, read.reason === "too_large" ? "origin reply too large" : "origin reply cut off", { read: read.reason });
   const text = read.bytes.length === 0 ? undefined : decoder.decode(read.bytes);

@@ -52,6 +52,7 @@ function send(edge: EdgeRequest, plan: Admitted, scope: CallScope): Promise<Orig
     method: plan.call.method,
     search: url === undefined ? clientQuery(edge.target.search, consumed) : request.query,
     httpMethod,
+    onAttempt: (origin) => scope.attempt(origin),
     // The assertion's audience is the origin this attempt goes to (a region's, a document's, ORIGIN_URL, ORIGIN_REST_URL).
     beforeAttempt: assert && ((candidate, target, out) => assert(audience ?? candidate, httpMethod, target, body, out)),
   });

@@ -2,6 +2,7 @@
 // allows, nor wait on it forever. Every body is counted as it arrives, whatever
 // Content-Length claims (a declared length beside `Transfer-Encoding: chunked`
 // is not what the runtime reads).
+import { Deadlines, TIMED_OUT } from "./deadlines";
 
 export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; reason: "too_large" | "timeout" | "broken" };
 
@@ -12,6 +13,8 @@ export interface BodyLimits {
   timeoutMs: number;
   /** Request bodies are drained past the cap (see DRAIN_MAX_BYTES); an origin's reply is simply cancelled. */
   excess?: "drain" | "cancel";
+  /** The request's deadlines (one timer for all its waits); without them, the read keeps its own. */
+  deadlines?: Deadlines;
 }
 
 /**
@@ -27,16 +30,6 @@ export interface BodyLimits {
 const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
 const DRAIN_MAX_MS = 2_000;
 
-const TIMED_OUT = Symbol("timed out");
-
-function withDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | typeof TIMED_OUT> {
-  const remaining = deadline - Date.now();
-  if (remaining <= 0) return Promise.resolve(TIMED_OUT);
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), remaining)));
-  return Promise.race([promise, timeout]).finally(() => timer !== null && clearTimeout(timer));
-}
-
 function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
   const [only] = chunks;
   if (chunks.length === 1 && only) return only;
@@ -50,12 +43,12 @@ function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
 }
 
 /** Reads and drops the rest of a body, within DRAIN_MAX_BYTES and DRAIN_MAX_MS; cancels what is left after that. */
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, clock: Deadlines): Promise<void> {
   const deadline = Date.now() + DRAIN_MAX_MS;
   let drained = 0;
   try {
     while (drained <= DRAIN_MAX_BYTES) {
-      const next = await withDeadline(reader.read(), deadline);
+      const next = await clock.race(reader.read(), deadline);
       if (next === TIMED_OUT) break;
       if (next.done) return;
       drained += next.value.byteLength;
@@ -71,12 +64,13 @@ export async function readBody(body: ReadableStream<Uint8Array> | null, limits: 
   if (body === null) return { ok: true, bytes: new Uint8Array(0) };
   const reader = body.getReader();
   const deadline = Date.now() + limits.timeoutMs;
+  const clock = limits.deadlines ?? new Deadlines();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     let next: ReadableStreamReadResult<Uint8Array> | typeof TIMED_OUT;
     try {
-      next = await withDeadline(reader.read(), deadline);
+      next = await clock.race(reader.read(), deadline);
     } catch {
       return { ok: false, reason: "broken" };
     }
@@ -89,7 +83,7 @@ export async function readBody(body: ReadableStream<Uint8Array> | null, limits: 
     size += next.value.byteLength;
     if (size > limits.maxBytes) {
       if (limits.excess === "cancel") reader.cancel().catch(() => undefined);
-      else await drain(reader);
+      else await drain(reader, clock);
       return { ok: false, reason: "too_large" };
     }
     chunks.push(next.value);
@@ -114,16 +108,13 @@ export async function readMessageBody(message: Request | Response, limits: BodyL
     if (limits.excess === "cancel") message.body?.cancel().catch(() => undefined);
     return { ok: false, reason: "too_large" };
   }
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const timeout = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), limits.timeoutMs)));
+  const clock = limits.deadlines ?? new Deadlines();
   try {
-    const bytes = await Promise.race([message.arrayBuffer(), timeout]);
+    const bytes = await clock.race(message.arrayBuffer(), Date.now() + limits.timeoutMs);
     // A stalled body: the read stays pending until the request ends; nothing waits on it.
     return bytes === TIMED_OUT ? { ok: false, reason: "timeout" } : { ok: true, bytes: new Uint8Array(bytes) };
   } catch {
     return { ok: false, reason: "broken" };
-  } finally {
-    if (timer !== null) clearTimeout(timer);
   }
 }
 

@@ -7,6 +7,7 @@ import { failure } from "../errors/failures";
 import type { RequestLocation } from "../proxy/origin-router";
 import type { Runtime } from "../runtime";
 import type { KeepAlive } from "./body";
+import { Deadlines } from "./deadlines";
 import { isServedHost, publicBaseUrl } from "./public-base";
 import type { RequestTarget } from "./request-target";
 
@@ -29,6 +30,8 @@ export interface EdgeRequest {
   where: RequestLocation;
   /** Work started for later requests survives this one (ctx.waitUntil). */
   keepAlive: KeepAlive;
+  /** Every wait of this request bounded on one timer (its body, its origin, the origin's reply). */
+  deadlines: Deadlines;
 }
 
 /** The request as routes see it, or NOT_FOUND for a host outside HOST_ALLOWLIST (an unknown host gets no agent at all). */
@@ -58,5 +61,6 @@ export function admitRequest(request: Request, target: RequestTarget, runtime: R
     publicScheme,
     where,
     keepAlive,
+    deadlines: new Deadlines(),
   };
 }

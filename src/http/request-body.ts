@@ -5,6 +5,7 @@ import type { Config } from "../config";
 import { type Failure, failure } from "../errors/failures";
 import { log } from "../log";
 import { readMessageBody } from "./body";
+import type { Deadlines } from "./deadlines";
 
 function mediaType(contentType: string | null): string {
   return contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
@@ -13,6 +14,7 @@ function mediaType(contentType: string | null): string {
 export async function readCallBody(
   request: Request,
   config: Pick<Config, "maxBodyBytes" | "bodyTimeoutMs">,
+  deadlines: Deadlines,
   /** REST (HTTP+JSON) takes application/a2a+json too (A2A 1.0 §14.1). */
   mediaTypes: readonly string[] = ["application/json"],
 ): Promise<Uint8Array | Failure> {
@@ -23,7 +25,7 @@ export async function readCallBody(
   if (!mediaTypes.includes(mediaType(request.headers.get("content-type")))) {
     return failure("UNSUPPORTED_MEDIA_TYPE", `Content-Type must be ${mediaTypes.join(" or ")}`);
   }
-  const read = await readMessageBody(request, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs });
+  const read = await readMessageBody(request, { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs, deadlines });
   if (read.ok) return read.bytes;
   if (read.reason === "too_large") return tooLarge();
   log("warn", "request_body_failed", { reason: read.reason });

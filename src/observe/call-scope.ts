@@ -22,7 +22,7 @@ const traced = typeof tracing?.enterSpan === "function";
 if (traced) installTraceLookUp(() => scopeNow()?.trace.traceId);
 
 /** The call now running (its span is the active one), if any. */
-export function scopeNow(): CallScope | undefined {
+function scopeNow(): CallScope | undefined {
   const span = traced ? tracing.getActiveSpan() : undefined;
   return span ? scopes.get(span) : undefined;
 }

@@ -39,6 +39,12 @@ function randomHex(bytes: number): string {
   return out;
 }
 
+/** A fresh trace-id and span-id from one draw of the runtime's random source. */
+function freshIds(): RuntimeSpan {
+  const hex = randomHex(24);
+  return { traceId: hex.slice(0, 32), spanId: hex.slice(32) };
+}
+
 /** The client's traceparent, when valid: trace-id, parent-id and flags; undefined for anything else. */
 function parseTraceparent(value: string | null): { traceId: string; parentId: string; flags: string } | undefined {
   if (value === null) return undefined;
@@ -86,7 +92,7 @@ export function traceOf(headers: Headers, recorded: boolean, runtime?: RuntimeSp
     const state = parseTracestate(headers.get("tracestate"));
     return { traceId: client.traceId, spanId: randomHex(8), parentId: client.parentId, flags: client.flags, state };
   }
-  const ids = runtime && runtime.traceId !== ZERO_TRACE ? runtime : { traceId: randomHex(16), spanId: randomHex(8) };
+  const ids = runtime && runtime.traceId !== ZERO_TRACE ? runtime : freshIds();
   return { traceId: ids.traceId, spanId: ids.spanId, parentId: undefined, flags: recorded ? "01" : "00", state: undefined };
 }
 

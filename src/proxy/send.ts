@@ -1,14 +1,15 @@
 // The call to the origin, whatever its binding, with failover. One
 // deadline (ORIGIN_TIMEOUT_MS) covers every attempt up to the origin's
 // response headers; a later candidate is tried only when an earlier one
-// cannot be connected to. The deadline is a race, not an AbortSignal on the
+// cannot be connected to. The deadline is a race on the request's one timer
+// (http/deadlines.ts), not an AbortSignal on the
 // fetch: a signal costs ~70 µs per call in workerd (bench:proxy), and the
 // request abandoned at the deadline is cancelled by the runtime anyway when
 // this request's answer (the 504) is done.
 import { type Failure, failure } from "../errors/failures";
+import { TIMED_OUT } from "../http/deadlines";
 import type { EdgeRequest } from "../http/edge-request";
 import { log } from "../log";
-import { scopeNow } from "../observe/call-scope";
 import { type OriginRoute, withClientQuery } from "./origin-router";
 
 export interface OriginReply {
@@ -16,8 +17,6 @@ export interface OriginReply {
   /** The origin that answered, as a log line may name it (host only). */
   origin: string;
 }
-
-const TIMED_OUT = Symbol("timed out");
 
 /** What goes to the origin, the same for every attempt but for what `beforeAttempt` sets. */
 export interface OriginRequest {
@@ -31,12 +30,14 @@ export interface OriginRequest {
   httpMethod?: string;
   /** Per attempt, before it is sent: what depends on the origin it goes to (the caller assertion's audience). */
   beforeAttempt?: (candidate: string, url: string, headers: Headers) => Promise<void>;
+  /** Each attempt, by the origin's host: the call's record names the last one and counts them. */
+  onAttempt?: (origin: string) => void;
 }
 
 /** Each attempt in turn; resolves with the first answer, or rejects with the last connection error. */
 async function firstAnswer(edge: EdgeRequest, route: OriginRoute, request: OriginRequest): Promise<OriginReply> {
   const { origins } = edge.runtime;
-  const { headers, body, method, search, beforeAttempt } = request;
+  const { headers, body, method, search, beforeAttempt, onAttempt } = request;
   const httpMethod = request.httpMethod ?? "POST";
   const init = {
     method: httpMethod,
@@ -48,7 +49,7 @@ async function firstAnswer(edge: EdgeRequest, route: OriginRoute, request: Origi
   for (const [attempt, candidate] of route.candidates.entries()) {
     const origin = origins.label(candidate);
     const url = withClientQuery(candidate, search);
-    scopeNow()?.attempt(origin);
+    onAttempt?.(origin);
     if (beforeAttempt) await beforeAttempt(candidate, url, headers);
     try {
       return { response: await origins.send(url, init), origin };
@@ -71,13 +72,9 @@ async function firstAnswer(edge: EdgeRequest, route: OriginRoute, request: Origi
 export async function sendWithFailover(edge: EdgeRequest, route: OriginRoute, request: OriginRequest): Promise<OriginReply | Failure> {
   const { originTimeoutMs } = edge.runtime.config;
   const { method } = request;
-  let timer: ReturnType<typeof setTimeout> | null = null;
-  const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), originTimeoutMs);
-  });
   const attempts = firstAnswer(edge, route, request);
   try {
-    const reply = await Promise.race([attempts, deadline]);
+    const reply = await edge.deadlines.race(attempts, Date.now() + originTimeoutMs);
     if (reply !== TIMED_OUT) return reply;
     log("error", "origin_failed", { kind: "timeout", method, timeoutMs: originTimeoutMs });
     // A late answer is dropped, its body released.
@@ -88,7 +85,5 @@ export async function sendWithFailover(edge: EdgeRequest, route: OriginRoute, re
     return failure("ORIGIN_TIMEOUT", "origin agent timed out");
   } catch {
     return failure("ORIGIN_UNREACHABLE", "origin agent unreachable");
-  } finally {
-    if (timer !== null) clearTimeout(timer);
   }
 }
