@@ -55,6 +55,8 @@ export function failed(status: number, fields: AccessFields, end?: RecordedEnd):
 }
 
 function indexOf(agent: string): string {
+  // A UTF-16 unit encodes to at most 3 bytes: a short key needs no encoding to be known to fit.
+  if (agent.length * 3 <= INDEX_MAX_BYTES) return agent;
   const bytes = encoder.encode(agent);
   return bytes.length <= INDEX_MAX_BYTES ? agent : new TextDecoder().decode(bytes.slice(0, INDEX_MAX_BYTES)).replace(/\uFFFD$/u, "");
 }

@@ -395,6 +395,16 @@ describe("Analytics Engine data points (CALL_METRICS)", () => {
     expect(metrics.points.map((point) => point.doubles?.[3])).toEqual([text.length]);
   });
 
+  it("indexes a long agent key by its first 96 bytes (Analytics Engine's limit), the whole key in its blob", async () => {
+    captureConsole();
+    const metrics = recordingMetrics();
+    const host = `${"a".repeat(60)}.${"b".repeat(50)}.example`;
+    await (await callVia(taskOrigin(), `https://${host}/`, post(rpcBody("SendMessage")), env({ CALL_METRICS: metrics.binding }))).text();
+    const [point] = metrics.points;
+    expect(point?.indexes).toEqual([host.slice(0, 96)]);
+    expect(point?.blobs?.[0]).toBe(host);
+  });
+
   it("writes none without the binding, and the call is answered as ever", async () => {
     captureConsole();
     const response = await callVia(taskOrigin(), `${PUBLIC}/`, post(rpcBody("SendMessage")), env({ CALL_METRICS: undefined }));
