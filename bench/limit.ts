@@ -95,7 +95,8 @@ export async function cardLimit({ limit: t }: Targets): Promise<void> {
 
 /**
  * The cold-start host: GET /?worker=<n>&id=<fresh id> loads bundle n (or the static worker, `static`) as a
- * new dynamic worker and asks it for the card; `worker=none` answers at once (the host's own hop). Every
+ * new dynamic worker and asks it for the card (with `loaded=1`, a worker that imports bundle n and answers
+ * without it: the bundle's load and evaluation alone); `worker=none` answers at once (the host's own hop). Every
  * loaded worker gets the same env: wrangler.toml's [vars] and ORIGIN_URL (a KV namespace cannot be handed
  * to a dynamic worker, so neither gets SKILLS: the edge serves its bundled skills.json).
  */
@@ -106,8 +107,13 @@ async function coldStartHost(bundles: Array<{ path: string }>, card: string): Pr
   const which = url.searchParams.get("worker");
   if (which === "none") return new Response("none");
   const code = which === "static" ? env.CODES[env.CODES.length - 1] : env.CODES[Number(which)];
+  // loaded=1: a main module that only imports the bundle and answers at once (its load and evaluation alone).
+  const loadedOnly = url.searchParams.get("loaded") === "1";
+  const modules = loadedOnly
+    ? { "main.js": 'import "./index.js"; export default { fetch() { return new Response("loaded"); } };', "index.js": code }
+    : { "index.js": code };
   const worker = env.LOADER.get(url.searchParams.get("id"), () => ({
-    compatibilityDate: env.DATE, mainModule: "index.js", modules: { "index.js": code }, env: env.VARS,
+    compatibilityDate: env.DATE, mainModule: loadedOnly ? "main.js" : "index.js", modules, env: env.VARS,
   }));
   return worker.getEntrypoint().fetch(new Request("http://127.0.0.1${CARD_PATH}"));
 } };`;
@@ -133,9 +139,9 @@ async function timedGet(url: string): Promise<number> {
 
 /** 11. Cold start inside one workerd, alternating static and each build, COLD_SAMPLES each. */
 export async function coldStart({ limit: t }: Targets): Promise<void> {
-  const kinds = ["static", ...t.builds.map((_, index) => String(index))];
+  const kinds = ["static", ...t.builds.flatMap((_, index) => [String(index), `${index}&loaded=1`])];
   const samples = new Map<string, number[]>([["none", []], ...kinds.map((k) => [k, []] as [string, number[]])]);
-  const ask = (worker: string, id: string) => timedGet(`${t.loader}?worker=${worker}&id=${id}`);
+  const ask = (worker: string, id: string) => timedGet(`${t.loader}?worker=${worker}&id=${id.replaceAll("&", "-").replaceAll("=", "-")}`);
   for (const kind of kinds) await ask(kind, `warm-${kind}`); // the host itself compiled and warm
   for (let i = 0; i < COLD_SAMPLES; i++) {
     samples.get("none")!.push(await ask("none", ""));
@@ -148,7 +154,10 @@ export async function coldStart({ limit: t }: Targets): Promise<void> {
   );
   for (const [index, { label }] of t.builds.entries()) {
     const ratio = cold(String(index)) / cold("static");
-    console.log(`${label}: ${cold(String(index)).toFixed(2)} ms`);
+    const loaded = cold(`${index}&loaded=1`);
+    console.log(
+      `${label}: ${cold(String(index)).toFixed(2)} ms: the bundle's load and evaluation ${loaded.toFixed(2)} ms, its first card ${(cold(String(index)) - loaded).toFixed(2)} ms more`,
+    );
     verdict(`${label}: cold start / static-bytes worker`, ratio.toFixed(3), "<= 1.5", ratio <= 1.5);
   }
 }

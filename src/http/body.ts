@@ -62,9 +62,18 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, clock: Dea
 /** The body's bytes, or why not: larger than `maxBytes`, slower than `timeoutMs`, or broken by the client. */
 export async function readBody(body: ReadableStream<Uint8Array> | null, limits: BodyLimits): Promise<BodyRead> {
   if (body === null) return { ok: true, bytes: new Uint8Array(0) };
-  const reader = body.getReader();
+  if (limits.deadlines) return readBodyBy(body.getReader(), limits, limits.deadlines);
+  // Without the request's deadlines, the read's own timer is cleared when the read is done.
+  const own = new Deadlines();
+  try {
+    return await readBodyBy(body.getReader(), limits, own);
+  } finally {
+    own.release();
+  }
+}
+
+async function readBodyBy(reader: ReadableStreamDefaultReader<Uint8Array>, limits: BodyLimits, clock: Deadlines): Promise<BodyRead> {
   const deadline = Date.now() + limits.timeoutMs;
-  const clock = limits.deadlines ?? new Deadlines();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -115,6 +124,8 @@ export async function readMessageBody(message: Request | Response, limits: BodyL
     return bytes === TIMED_OUT ? { ok: false, reason: "timeout" } : { ok: true, bytes: new Uint8Array(bytes) };
   } catch {
     return { ok: false, reason: "broken" };
+  } finally {
+    if (clock !== limits.deadlines) clock.release();
   }
 }
 

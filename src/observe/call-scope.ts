@@ -152,9 +152,16 @@ export function observeCall(
     const scope = new CallScope(edge, traceOf(edge.request.headers, recorded, runtimeSpan), recorded, binding, path);
     if (span) scopes.set(span, scope);
     // A throw is answered here, in the call's scope (so it has its record and its trace id), as onError would.
+    // The call's bounded waits (body, origin, the origin's reply) are over once it has its answer.
     return run(scope).then(
-      (response) => scope.complete(response),
-      (error: unknown) => scope.complete(scope.threw(error)),
+      (response) => {
+        edge.deadlines.release();
+        return scope.complete(response);
+      },
+      (error: unknown) => {
+        edge.deadlines.release();
+        return scope.complete(scope.threw(error));
+      },
     );
   };
   return traced ? tracing.enterSpan("a2a.call", go) : go();

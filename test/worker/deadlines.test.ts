@@ -2,6 +2,7 @@
 // whatever order they were armed in, and a request's waits share the timer armed for the earliest.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Deadlines, TIMED_OUT } from "../../src/http/deadlines";
+import { callVia, fakeOrigin, makeEnv } from "../support/worker";
 
 const never = () => new Promise<never>(() => undefined);
 
@@ -58,5 +59,49 @@ describe("Deadlines", () => {
     expect(results).toEqual(["early"]);
     await vi.advanceTimersByTimeAsync(28_000);
     expect(results).toEqual(["early", "late"]);
+  });
+
+  it("clears its timer on release, once for all the request's waits", async () => {
+    const clock = new Deadlines();
+    await clock.race(Promise.resolve("body"), Date.now() + 10_000);
+    await clock.race(Promise.resolve("origin"), Date.now() + 30_000);
+    expect(vi.getTimerCount()).toBe(1);
+    clock.release();
+    expect(vi.getTimerCount()).toBe(0);
+    // A new wait after a release arms a timer again.
+    let result: unknown = "pending";
+    void clock.race(never(), Date.now() + 1_000).then((value) => (result = value));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(result).toBe(TIMED_OUT);
+  });
+
+  it("leaves no timer armed after a call through the edge, and one timer served the whole call", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const origin = fakeOrigin(() =>
+      Response.json({ jsonrpc: "2.0", id: 1, result: { task: { id: "t", contextId: "c", status: { state: "TASK_STATE_COMPLETED" } } } }),
+    );
+    const armed: number[] = [];
+    const realSet = globalThis.setTimeout;
+    const spy = vi.spyOn(globalThis, "setTimeout").mockImplementation(((fn: () => void, ms?: number) => {
+      armed.push(ms ?? 0);
+      return realSet(fn, ms);
+    }) as typeof setTimeout);
+    const init = {
+      method: "POST",
+      headers: { "content-type": "application/json", "A2A-Version": "1.0" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "t" } }),
+    };
+    const response = await callVia(
+      origin,
+      "https://agents.example.com/",
+      init,
+      makeEnv({ ORIGIN_URL: "http://10.1.2.3/rpc", EDGE_AUTH: "off" }),
+    );
+    await response.text();
+    spy.mockRestore();
+    expect(response.status).toBe(200);
+    // The body's deadline (BODY_TIMEOUT_MS) armed it; the origin's (ORIGIN_TIMEOUT_MS, later) joined it.
+    expect(armed).toEqual([10_000]);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
