@@ -60,14 +60,35 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "body: read deadline (BODY_TIMEOUT_MS)",
     file: "src/http/body.ts",
-    from: 'next = await withDeadline(reader.read(), deadline);\n    } catch {\n      return { ok: false, reason: "broken" };',
+    from: 'next = await clock.race(reader.read(), deadline);\n    } catch {\n      return { ok: false, reason: "broken" };',
     to: 'next = await reader.read();\n    } catch {\n      return { ok: false, reason: "broken" };',
     tests: [W("proxy")],
   },
   {
+    name: "deadlines: a later wait re-armed when the request's first deadline fires",
+    file: "src/http/deadlines.ts",
+    from: "if (next !== Number.POSITIVE_INFINITY) this.#arm(next);",
+    to: "void next;",
+    tests: [W("deadlines")],
+  },
+  {
+    name: "deadlines: an earlier wait arms its own timer",
+    file: "src/http/deadlines.ts",
+    from: "if (at >= this.#armedFor) return;",
+    to: "if (at >= 0) return;",
+    tests: [W("deadlines")],
+  },
+  {
+    name: "deadlines: a call's timer cleared when it has its answer",
+    file: "src/observe/call-scope.ts",
+    from: "      (response) => {\n        edge.deadlines.release();",
+    to: "      (response) => {",
+    tests: [W("deadlines")],
+  },
+  {
     name: "body: an oversize request body drained, not cancelled (the 413 reaches a client still sending)",
     file: "src/http/body.ts",
-    from: "else await drain(reader);",
+    from: "else await drain(reader, clock);",
     to: "else reader.cancel().catch(() => undefined);",
     tests: [N("edge-sockets")],
   },
@@ -940,8 +961,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "bridge e2e: a JSON reply translated back",
     file: "src/call/reply.ts",
-    from: "if (plan.native && !EXTENDED_CARD_METHODS.has(call.method)) return",
-    to: "if (!EXTENDED_CARD_METHODS.has(call.method)) return",
+    from: "if (plan.native && !EXTENDED_CARD_METHODS.has(call.method)) {",
+    to: "if (!EXTENDED_CARD_METHODS.has(call.method)) {",
     tests: [N("e2e-bridge")],
   },
   {
@@ -1547,8 +1568,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "reply path: a JSON reply read within ORIGIN_REPLY_MAX_BYTES",
     file: "src/call/reply.ts",
-    from: 'const read = await readMessageBody(response, { maxBytes, timeoutMs, excess: "cancel" });',
-    to: 'const read = await readMessageBody(response, { maxBytes: 2 ** 30, timeoutMs, excess: "cancel" });',
+    from: 'const read = await readMessageBody(response, { maxBytes, timeoutMs, excess: "cancel", deadlines: edge.deadlines });',
+    to: 'const read = await readMessageBody(response, { maxBytes: 2 ** 30, timeoutMs, excess: "cancel", deadlines: edge.deadlines });',
     tests: [W("reply-path"), W("parity")],
   },
   {

@@ -22,7 +22,11 @@ export class Deadlines {
   /** `work`, or TIMED_OUT if it has not settled by `at` (a Date.now() time); a rejection passes through. */
   race<T>(work: Promise<T>, at: number): Promise<T | typeof TIMED_OUT> {
     if (at <= Date.now()) return Promise.resolve(TIMED_OUT);
-    const waits = (this.#waits ??= new Set());
+    let waits = this.#waits;
+    if (waits === undefined) {
+      waits = new Set();
+      this.#waits = waits;
+    }
     // One promise settled by whichever comes first (the timer resolves it through `wait`): fewer promises
     // than Promise.race with a finally, measured with bench:profile.
     return new Promise<T | typeof TIMED_OUT>((resolve, reject) => {
