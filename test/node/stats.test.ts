@@ -59,7 +59,7 @@ describe("npm run stats", () => {
     expect(source).toMatch(
       /blobs: \[\s*fields\.agent,\s*fields\.operation \?\? "unknown",\s*fields\.caller,\s*fields\.binding,\s*failed\(/,
     );
-    expect(source).toMatch(/doubles: \[status, timing\.durationMs,/);
+    expect(source).toMatch(/doubles: \[\s*status,\s*timing\.durationMs,\s*timing\.firstByteMs,/);
   });
 
   it("prints calls, error rate and percentiles per agent and operation from the SQL API's answer", async () => {
