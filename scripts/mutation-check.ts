@@ -86,10 +86,10 @@ export const MUTATIONS: Mutation[] = [
     tests: [W("deadlines")],
   },
   {
-    name: "body: an oversize request body drained, not cancelled (the 413 reaches a client still sending)",
+    name: "body: the rest of an oversize body read to its end, not cancelled (the 413 waits for all of it)",
     file: "src/http/body.ts",
-    from: "else await drain(reader, clock);",
-    to: "else reader.cancel().catch(() => undefined);",
+    from: 'reader.cancel().catch(() => undefined);\n      return { ok: false, reason: "too_large" };',
+    to: 'for (let rest = await reader.read(); !rest.done; rest = await reader.read());\n      return { ok: false, reason: "too_large" };',
     tests: [N("edge-sockets")],
   },
   // ---- JSON-RPC validation ----

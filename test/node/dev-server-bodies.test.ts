@@ -2,10 +2,9 @@
 // after each one the dev server must still be running and answer a new request on a new connection.
 // Every wait is bounded: a wedged or dead dev server fails the test with a message saying so.
 // What each case guards:
-// - over the cap: src/http/body.ts drains the rest of the body (bounded). Cancelling it instead
-//   (reader.cancel()) made wrangler dev 4.86 reset the connection before the 413 or leave the next
-//   request hanging. wrangler dev 4.164 survives a cancel, but workerd 1.20261117 itself then loses the
-//   413 (test/node/edge-sockets.test.ts), so the drain stays.
+// - over the cap: src/http/body.ts cancels the rest of the body. wrangler dev 4.86 reset the connection
+//   before the 413 on a cancel, or left the next request hanging, so the edge once read the rest first;
+//   wrangler dev 4.164 answers the 413 and serves the next request.
 // - client gone mid-body: stock wrangler 4.86 exited on it ("Network connection lost."); fixed in
 //   wrangler 4.129.1; this project carried that fix as a patch of 4.86 until it could move to Node 22+.
 // - stalled body: the 408 path cancels the body; that does not wedge wrangler dev (kept as a guard).
