@@ -35,11 +35,15 @@ function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
 /** The body's bytes, or why not: larger than `maxBytes`, slower than `timeoutMs`, or broken by the client. */
 export async function readBody(body: ReadableStream<Uint8Array> | null, limits: BodyLimits): Promise<BodyRead> {
   if (body === null) return { ok: true, bytes: new Uint8Array(0) };
-  if (limits.deadlines) return readBodyBy(body.getReader(), limits, limits.deadlines);
-  // Without the request's deadlines, the read's own timer is cleared when the read is done.
+  return onClock(limits, (clock) => readBodyBy(body.getReader(), limits, clock));
+}
+
+/** `read` on the request's deadlines, or on a clock of its own, cleared when the read is done. */
+async function onClock(limits: BodyLimits, read: (clock: Deadlines) => Promise<BodyRead>): Promise<BodyRead> {
+  if (limits.deadlines) return read(limits.deadlines);
   const own = new Deadlines();
   try {
-    return await readBodyBy(body.getReader(), limits, own);
+    return await read(own);
   } finally {
     own.release();
   }
@@ -94,16 +98,15 @@ export async function readMessageBody(message: Request | Response, limits: BodyL
     if (limits.excess === "cancel") message.body?.cancel().catch(() => undefined);
     return { ok: false, reason: "too_large" };
   }
-  const clock = limits.deadlines ?? new Deadlines();
-  try {
-    const bytes = await clock.race(message.arrayBuffer(), Date.now() + limits.timeoutMs);
-    // A stalled body: the read stays pending until the request ends; nothing waits on it.
-    return bytes === TIMED_OUT ? { ok: false, reason: "timeout" } : { ok: true, bytes: new Uint8Array(bytes) };
-  } catch {
-    return { ok: false, reason: "broken" };
-  } finally {
-    if (clock !== limits.deadlines) clock.release();
-  }
+  return onClock(limits, async (clock) => {
+    try {
+      const bytes = await clock.race(message.arrayBuffer(), Date.now() + limits.timeoutMs);
+      // A stalled body: the read stays pending until the request ends; nothing waits on it.
+      return bytes === TIMED_OUT ? { ok: false, reason: "timeout" } : { ok: true, bytes: new Uint8Array(bytes) };
+    } catch {
+      return { ok: false, reason: "broken" };
+    }
+  });
 }
 
 /**

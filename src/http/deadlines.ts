@@ -4,7 +4,8 @@
 // cleared by `release` when the request's bounded work is over (not each time
 // a wait settles: the waits of a call come one after the other). Measured in
 // workerd (bench:profile, ~1 KiB SendMessage): setTimeout and clearTimeout were
-// 7.8% of a call's CPU with a timer per wait; a call now arms and clears one.
+// 7% of a call's CPU with a timer per wait (83 of 1,170 µs); a call now arms
+// and clears one.
 
 export const TIMED_OUT = Symbol("timed out");
 

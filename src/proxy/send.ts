@@ -2,10 +2,10 @@
 // deadline (ORIGIN_TIMEOUT_MS) covers every attempt up to the origin's
 // response headers; a later candidate is tried only when an earlier one
 // cannot be connected to. The deadline is a race on the request's one timer
-// (http/deadlines.ts), not an AbortSignal on the
-// fetch: a signal costs ~70 µs per call in workerd (bench:proxy), and the
-// request abandoned at the deadline is cancelled by the runtime anyway when
-// this request's answer (the 504) is done.
+// (http/deadlines.ts), not an AbortSignal on the fetch: a signal costs ~70 µs
+// per call in workerd (bench:proxy), and the request abandoned at the deadline
+// is cancelled by the runtime anyway when this request's answer (the 504) is
+// done.
 import { type Failure, failure } from "../errors/failures";
 import { TIMED_OUT } from "../http/deadlines";
 import type { EdgeRequest } from "../http/edge-request";
