@@ -49,6 +49,8 @@ export interface Load {
   total: number;
   non2xx: number;
   errors: number;
+  /** The serving workerd's CPU time per request, in µs (bench/cpu.ts withCpu), where the bench takes it. */
+  cpuMicrosPerRequest?: number;
 }
 
 function hasWrk(): boolean {
@@ -139,10 +141,15 @@ export async function sideBySide(targets: Record<string, () => Promise<Load>>): 
     for (const [name, fn] of Object.entries(targets)) runs[name]!.push(await fn());
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
   return Object.fromEntries(
     Object.entries(runs).map(([name, rs]) => [
       name,
       {
+        // CPU per request: the median round (one round on a busy core does not move it).
+        ...(rs.every((r) => r.cpuMicrosPerRequest !== undefined)
+          ? { cpuMicrosPerRequest: median(rs.map((r) => r.cpuMicrosPerRequest ?? 0)) }
+          : {}),
         requestsPerSecond: mean(rs.map((r) => r.requestsPerSecond)),
         p50: mean(rs.map((r) => r.p50)),
         p99: mean(rs.map((r) => r.p99)),
@@ -171,6 +178,7 @@ export function printTable(rows: Record<string, Load>): void {
     "requests".padStart(10),
     "non2xx".padStart(7),
     "errors".padStart(7),
+    "CPU µs/req".padStart(11),
   );
   for (const [name, r] of Object.entries(rows)) {
     console.log(
@@ -181,6 +189,7 @@ export function printTable(rows: Record<string, Load>): void {
       String(r.total).padStart(10),
       String(r.non2xx).padStart(7),
       String(r.errors).padStart(7),
+      (r.cpuMicrosPerRequest === undefined ? "-" : r.cpuMicrosPerRequest.toFixed(1)).padStart(11),
     );
   }
 }

@@ -21,7 +21,8 @@
 //     REST-only origin, beside JSON-RPC to a JSON-RPC origin (1 connection);
 //  8. with BENCH_BASELINE=<another build's index.js> (`npx wrangler deploy
 //     --dry-run --outdir DIR` on another checkout): this build beside that one,
-//     target by target in the same run (16-connection req/s, 1-connection p50);
+//     target by target in the same run (16-connection req/s, 1-connection p50,
+//     and each target's workerd CPU time per request: bench/cpu.ts);
 //  9. what telemetry costs a SendMessage, 1 connection: the access record and
 //     the CALL_METRICS data point of every call (ACCESS_LOG=all) beside neither
 //     (ACCESS_LOG=off, unbound), and the default (ACCESS_LOG=errors: a successful
@@ -36,9 +37,10 @@ import { existsSync } from "node:fs";
 import { type Cli, cli } from "../scripts/usage";
 import { startOidcIssuer } from "../test/support/oidc-issuer";
 import { startOriginAgent } from "../test/support/origin-agent";
+import { withCpu } from "./cpu";
 import { buildBundle, runBench, serveBundle, stopOnExit } from "./lib";
 import { atTheLimit, cardLimit, coldStart, limitTargets } from "./limit";
-import { BENCH_KNOBS_USAGE, type BenchKnobs, benchKnobs, load, printTable, sideBySide, verdict } from "./measure";
+import { BENCH_KNOBS_USAGE, type BenchKnobs, benchKnobs, type LoadOptions, load, printTable, sideBySide, verdict } from "./measure";
 import { fixedJsonOrigin, sendBody, sendBody03 } from "./proxy-targets";
 import { telemetryCost, telemetryTargets } from "./telemetry-cost";
 
@@ -341,17 +343,20 @@ async function beforeAfter(t: Targets, { connections }: BenchKnobs): Promise<voi
   }
   const rest = { request: { method: "POST" as const, body: restBody }, connections: 1 };
   const single = { request: kib, connections: 1 };
+  // Each target's own workerd, its CPU per request read around each of its rounds (bench/cpu.ts).
+  const cpu = (url: string, headersOf: Record<string, string>, options: LoadOptions) => () =>
+    withCpu(url, () => load(url, headersOf, options));
   const rows = await sideBySide({
-    [`JSON-RPC, ${connections} conn, this`]: () => load(t.edge, headers, { request: kib, connections }),
-    [`JSON-RPC, ${connections} conn, baseline`]: () => load(before.edge, headers, { request: kib, connections }),
-    "JSON-RPC, 1 conn, this": () => load(t.edge, headers, single),
-    "JSON-RPC, 1 conn, baseline": () => load(before.edge, headers, single),
-    "REST -> JSON-RPC, this": () => load(t.restSend, restHeaders, rest),
-    "REST -> JSON-RPC, baseline": () => load(before.restSend, restHeaders, rest),
-    "REST -> REST, this": () => load(t.restToRest, restHeaders, rest),
-    "REST -> REST, baseline": () => load(before.restToRest, restHeaders, rest),
-    "1.0 -> 0.3 bridge, this": () => load(t.onlyV03, headers, single),
-    "1.0 -> 0.3 bridge, baseline": () => load(before.onlyV03, headers, single),
+    [`JSON-RPC, ${connections} conn, this`]: cpu(t.edge, headers, { request: kib, connections }),
+    [`JSON-RPC, ${connections} conn, baseline`]: cpu(before.edge, headers, { request: kib, connections }),
+    "JSON-RPC, 1 conn, this": cpu(t.edge, headers, single),
+    "JSON-RPC, 1 conn, baseline": cpu(before.edge, headers, single),
+    "REST -> JSON-RPC, this": cpu(t.restSend, restHeaders, rest),
+    "REST -> JSON-RPC, baseline": cpu(before.restSend, restHeaders, rest),
+    "REST -> REST, this": cpu(t.restToRest, restHeaders, rest),
+    "REST -> REST, baseline": cpu(before.restToRest, restHeaders, rest),
+    "1.0 -> 0.3 bridge, this": cpu(t.onlyV03, headers, single),
+    "1.0 -> 0.3 bridge, baseline": cpu(before.onlyV03, headers, single),
   });
   printTable(rows);
   const ratio =
@@ -360,6 +365,13 @@ async function beforeAfter(t: Targets, { connections }: BenchKnobs): Promise<voi
   for (const name of ["JSON-RPC, 1 conn", "REST -> JSON-RPC", "REST -> REST", "1.0 -> 0.3 bridge"]) {
     console.log(`p50 this - baseline, ${name}: ${(rows[`${name}, this`]!.p50 - rows[`${name}, baseline`]!.p50).toFixed(3)} ms`);
   }
+  for (const name of [`JSON-RPC, ${connections} conn`, "JSON-RPC, 1 conn", "REST -> JSON-RPC", "REST -> REST", "1.0 -> 0.3 bridge"]) {
+    const [now, was] = [rows[`${name}, this`]!.cpuMicrosPerRequest ?? NaN, rows[`${name}, baseline`]!.cpuMicrosPerRequest ?? NaN];
+    console.log(`CPU per request this / baseline, ${name}: ${(now / was).toFixed(3)} (${now.toFixed(1)} / ${was.toFixed(1)} µs)`);
+  }
+  const jsonRpc = `JSON-RPC, ${connections} conn`;
+  const cpuRatio = (rows[`${jsonRpc}, this`]!.cpuMicrosPerRequest ?? NaN) / (rows[`${jsonRpc}, baseline`]!.cpuMicrosPerRequest ?? NaN);
+  verdict("CPU per request over the baseline (JSON-RPC SendMessage)", cpuRatio.toFixed(3), "<= 1.05", cpuRatio <= 1.05);
 }
 
 await runBench(async () => {
