@@ -3,7 +3,7 @@
 // the isolate like the documents (card/store.ts): a hot isolate finds a request's agent with no I/O, no
 // request waits on a read another request started, and no request lists KV.
 import type { KeepAlive } from "../http/body";
-import { isJsonObject } from "../json";
+import { isJsonObject, parseJson } from "../json";
 import { log } from "../log";
 import { parseAgentPath } from "./agent-paths";
 
@@ -36,12 +36,7 @@ type Later<T> = T | Promise<T>;
 /** A KV value as an index; anything else is no index (logged), never another host's agents. */
 function parseIndex(text: string | null): HostIndex | undefined {
   if (text === null) return EMPTY_INDEX;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const value = parseJson(text);
   if (!isJsonObject(value) || !Array.isArray(value.agents) || typeof value.version !== "number") return undefined;
   const entries: AgentEntry[] = [];
   for (const item of value.agents.slice(0, MAX_AGENTS_PER_HOST)) {

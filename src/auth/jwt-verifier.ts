@@ -9,6 +9,7 @@
 import { createLocalJWKSet, decodeProtectedHeader, errors, type JSONWebKeySet, type JWTPayload, jwtVerify } from "jose";
 import type { Config } from "../config";
 import { readBody } from "../http/body";
+import { readJsonText } from "../json";
 import { log } from "../log";
 import type { FetchLike } from "../proxy/origin-router";
 
@@ -105,7 +106,9 @@ export class JwtVerifier {
     }
     const read = await readBody(response.body, { maxBytes: MAX_DOCUMENT_BYTES, timeoutMs: FETCH_TIMEOUT_MS, excess: "cancel" });
     if (!read.ok) throw new TypeError(read.reason);
-    return JSON.parse(new TextDecoder().decode(read.bytes));
+    const json = readJsonText(new TextDecoder().decode(read.bytes));
+    if ("error" in json) throw new TypeError(json.duplicate ? "duplicate_key" : "not_json");
+    return json.value;
   }
 }
 

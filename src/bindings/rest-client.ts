@@ -12,7 +12,10 @@ import { FAILURES, type Failure, failure, isFailure } from "../errors/failures";
 import { httpFailureBody, rpcErrorBody } from "../errors/responses";
 import type { EdgeRequest } from "../http/edge-request";
 import { readCallBody } from "../http/request-body";
+import { readJsonText } from "../json";
+import { readRestBody } from "../messages/calls";
 import { jsonRpcEventToRestEvent, jsonRpcToRestResponse, matchRestRoute, type RestRoute, restToJsonRpc } from "../rest";
+import { BODY_V1 } from "../rest/rest-request";
 
 const REST_TYPES = ["application/json", "application/a2a+json"];
 
@@ -44,17 +47,31 @@ function matched(edge: EdgeRequest, path: string): RestRoute | Failure {
   return match;
 }
 
-/** The request's JSON body (none for GET and DELETE, or an empty POST such as CancelTask's). */
-async function bodyOf(edge: EdgeRequest): Promise<unknown | Failure> {
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * The request's JSON body (none for GET and DELETE, or an empty POST such as CancelTask's), its members
+ * under their JSON names (ProtoJSON readers take proto names too: src/messages/calls.ts), or why not.
+ */
+async function bodyOf(edge: EdgeRequest, route: RestRoute): Promise<unknown | Failure> {
   const { request } = edge;
   if (request.method !== "POST" || request.headers.get("content-length") === "0") return undefined;
   const bytes = await readCallBody(request, edge.runtime.config, edge.deadlines, REST_TYPES);
   if (isFailure(bytes) || bytes.length === 0) return isFailure(bytes) ? bytes : undefined;
+  let text: string;
   try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
+    text = utf8.decode(bytes);
   } catch {
     return failure("BAD_REQUEST", "the body is not UTF-8 JSON");
   }
+  const json = readJsonText(text);
+  if ("error" in json) return failure("BAD_REQUEST", json.duplicate ? json.error : "the body is not UTF-8 JSON");
+  // A 1.0 body is the request message itself (`body: "*"`): read strictly here, not again in admission.
+  const read = readRestBody(route.version, route.operation, "request", json.value, route.version === "1.0");
+  if (!("refused" in read)) return read.value;
+  const { path, message } = read.refused;
+  // The same refusal as for a JSON-RPC call's params (call/admit.ts readCall): invalid params, naming the member.
+  return failure("INVALID_PARAMS", `${path || "the body"} ${message}`, { violations: [{ path, message }] });
 }
 
 /** An edge-made refusal's status and body in the REST client's error shape. */
@@ -86,17 +103,27 @@ function pathVersion(path: string): "0.3" | "1.0" {
   return path.startsWith("/v1/") ? "0.3" : "1.0";
 }
 
+/** A REST request the edge refused before it was a call: the answer, and why (for the call's access record). */
+export interface RestRefusal {
+  refused: Failure;
+  response: Response;
+}
+
 /** The call a REST request makes, or its refusal already rendered (an unknown route, an unreadable body). */
-export async function decodeRest(edge: EdgeRequest, restPath: string): Promise<Call | Response> {
+export async function decodeRest(edge: EdgeRequest, restPath: string): Promise<Call | RestRefusal> {
   const path = edge.target.pathname.slice(restPath === "/" ? 0 : restPath.length);
   const route = matched(edge, path);
-  if (isFailure(route)) return restFailure(route, { operation: "sendMessage", version: pathVersion(path) });
-  const body = await bodyOf(edge);
-  if (isFailure(body)) return refusal(body, route.version);
+  if (isFailure(route)) return { refused: route, response: restFailure(route, { operation: "sendMessage", version: pathVersion(path) }) };
+  const body = await bodyOf(edge, route);
+  if (isFailure(body)) return { refused: body, response: restFailure(body, route) };
   const call = restToJsonRpc(route, new URLSearchParams(edge.target.search), body);
-  if ("invalid" in call) return refusal(failure("BAD_REQUEST", call.invalid), route.version);
+  if ("invalid" in call) {
+    const invalid = failure("BAD_REQUEST", call.invalid);
+    return { refused: invalid, response: refusal(invalid, route.version) };
+  }
   const { version, operation } = route;
-  return { binding: "http+json", version, generation: version, operation, method: call.method, params: call.params, id: 1 };
+  const read = version === "1.0" && BODY_V1.has(operation) ? { read: true as const } : {};
+  return { binding: "http+json", version, generation: version, operation, method: call.method, params: call.params, id: 1, ...read };
 }
 
 /** The route a decoded REST call came from (its operation and version are the route's). */

@@ -1,6 +1,8 @@
 // The admission pipeline: every policy of the edge, once, for a call of any
 // binding and version (README "How a request flows"), in this order:
-//   operation allowlist -> version served -> the origin's version has the
+//   operation allowlist -> version served -> the params read once, into their
+//   canonical form (src/messages/: every later stage, and the origin, gets
+//   that reading) -> the origin's version has the
 //   operation -> authentication -> rate limit -> parameter checks (the call
 //   as the origin's request) -> the origin of this host -> push notification
 //   configs (their webhook URLs, push/guard-stage.ts: the origin's hosts are
@@ -16,10 +18,12 @@ import type { OperationAllowlist } from "../config/values";
 import { type Failure, failure, isFailure } from "../errors/failures";
 import type { EdgeRequest } from "../http/edge-request";
 import { log } from "../log";
+import { readParams } from "../messages/calls";
 import { jsonRpcOrigin } from "../origins/jsonrpc-origin";
 import { restOrigin } from "../origins/rest-origin";
 import type { OriginRoute } from "../proxy/origin-router";
 import { guardPushConfigs, pushRulesFor } from "../push/guard-stage";
+import { serializedUrls } from "../push/push-configs";
 import { type RelayPlan, relayStage } from "../push/relay-stage";
 import type { Call, OriginCodec, OriginRequest } from "./call";
 import { admitCaller } from "./caller";
@@ -67,8 +71,27 @@ function originSide(call: Call, originVersions: readonly string[]): Call | Failu
   if (generation === call.generation) return call;
   const translated = translateRequest({ method: call.method, params: call.params }, call.generation, generation);
   if ("unsupported" in translated) return failure("METHOD_NOT_FOUND", `${call.method} has no counterpart in A2A ${originVersion}`);
-  const { bytes: _asReceived, ...rest } = call;
-  return { ...rest, version: originVersion, generation, method: translated.method, params: translated.params };
+  return { ...withoutBytes(call), version: originVersion, generation, method: translated.method, params: translated.params };
+}
+
+/**
+ * The call with its params in their one canonical form (src/messages/reader.ts), or INVALID_PARAMS naming
+ * the member two readers would read differently. The bytes received go on only when they were canonical.
+ */
+function readCall(call: Call): Call | Failure {
+  const read = readParams(call.method, call.params);
+  if ("refused" in read) {
+    const { path, message } = read.refused;
+    const at = call.binding === "jsonrpc" ? `params${path === "" || path.startsWith("[") ? "" : "."}${path}` : path || "body";
+    return failure("INVALID_PARAMS", `${at} ${message}`, { violations: [{ path: at, message }] });
+  }
+  return read.changed ? { ...withoutBytes(call), params: read.value } : call;
+}
+
+/** The call without the bytes it was received as (its params are no longer those bytes'). */
+function withoutBytes(call: Call): Call {
+  const { bytes: _received, ...rest } = call;
+  return rest;
 }
 
 /** The origin for this host's call. */
@@ -82,11 +105,13 @@ async function resolveOrigin(edge: EdgeRequest, method: string): Promise<OriginR
   return failure("ORIGIN_NOT_CONFIGURED", "no origin agent is configured");
 }
 
-export async function admit(edge: EdgeRequest, call: Call): Promise<Admitted | Failure> {
+export async function admit(edge: EdgeRequest, received: Call): Promise<Admitted | Failure> {
   const { config, cards } = edge.runtime;
-  if (!allowedBy(config.methodAllowlist, call.method)) return failure("METHOD_NOT_FOUND");
-  const unserved = unservedVersion(call.version, cards.servedVersions());
+  if (!allowedBy(config.methodAllowlist, received.method)) return failure("METHOD_NOT_FOUND");
+  const unserved = unservedVersion(received.version, cards.servedVersions());
   if (unserved) return unserved;
+  const call = received.read ? received : readCall(received);
+  if (isFailure(call)) return call;
   const translated = originSide(call, cards.originVersions());
   if (isFailure(translated)) return translated;
   let origin = translated;
@@ -101,10 +126,14 @@ export async function admit(edge: EdgeRequest, call: Call): Promise<Admitted | F
   const sides = origin === call ? [call] : [call, origin];
   const refused = guardPushConfigs(sides, () => pushRulesFor(config, route, edge.hostname));
   if (refused) return refused;
-  const relayed = await relayStage(edge, call, origin);
+  // The origin's HTTP client reads each webhook URL as the guard serialized it.
+  const serialized = serializedUrls(origin.operation, origin.params);
+  const checked = serialized === undefined ? origin : { ...withoutBytes(origin), params: serialized };
+  const relayed = await relayStage(edge, call, checked);
   if (isFailure(relayed)) return relayed;
-  if (relayed && relayed.origin !== origin) {
-    origin = relayed.origin;
+  const sent = relayed?.origin ?? checked;
+  if (sent !== origin) {
+    origin = sent;
     request = codec.encode(origin, config);
     if (isFailure(request)) return request;
   }

@@ -33,6 +33,8 @@ export interface Call {
   id: RpcId;
   /** The request as received, when an origin of the same binding and generation can take it unchanged. */
   bytes?: Uint8Array;
+  /** The params are already the one reading's canonical form (src/messages/): a 1.0 REST body, read strictly with its path. */
+  read?: true;
 }
 
 /**

@@ -87,6 +87,8 @@ export function handleRpc(edge: EdgeRequest): Promise<Response> {
 export function handleRest(edge: EdgeRequest, restPath: string): Promise<Response> {
   return observeCall(edge, "http+json", restPath, async (scope) => {
     const call = await decodeRest(edge, restPath);
-    return call instanceof Response ? call : runCall(edge, restClient, call, scope);
+    if (!("refused" in call)) return runCall(edge, restClient, call, scope);
+    scope.failedWith(call.refused);
+    return call.response;
   });
 }

@@ -3,7 +3,7 @@
 // document is read strictly by its schema (an unknown member is a typo), an
 // A2A card of any generation leniently (card-reader.ts), and both end as one
 // validated card-source document with the list of what was repaired.
-import { exceedsDepth, isJsonObject, type JsonObject, MAX_JSON_DEPTH, reservedKeyPath } from "../json";
+import { exceedsDepth, isJsonObject, type JsonObject, MAX_JSON_DEPTH, readJsonText, reservedKeyPath } from "../json";
 import type { Issue } from "../validation";
 import { interfaceUrls, jsonRpcVersions, originsOf } from "./advertised";
 import { DERIVED_MEMBERS, readCard } from "./card-reader";
@@ -69,14 +69,10 @@ export function readCardInput(value: unknown, options: { as?: InputKind } = {}):
 
 /** Reads JSON text (KV value, request body, file). Never throws. */
 export function readCardInputText(text: string, options: { as?: InputKind } = {}): ParseResult<Intake> {
-  let value: unknown;
+  const json = readJsonText(text);
+  if ("error" in json) return refused([{ path: "", message: json.error }]);
   try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return refused([{ path: "", message: `not valid JSON: ${(error as Error).message}` }]);
-  }
-  try {
-    return readCardInput(value, options);
+    return readCardInput(json.value, options);
   } catch (error) {
     // Never expected (depth is bounded first); a pathological input must still never escape as a throw.
     return refused([{ path: "", message: `could not be read (${(error as Error).name})` }]);

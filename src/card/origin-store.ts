@@ -6,6 +6,7 @@
 // with none, a 503 that says why. Never another document in its place.
 import { EdgeError } from "../errors/failures";
 import { type KeepAlive, readBody } from "../http/body";
+import { readJsonText } from "../json";
 import { log } from "../log";
 import type { OriginRouter } from "../proxy/origin-router";
 import { issuesToText } from "../validation";
@@ -152,9 +153,8 @@ export class OriginCardStore {
 }
 
 function sourceFromText(text: string): ReturnType<typeof sourceFromCard> {
-  try {
-    return sourceFromCard(JSON.parse(text));
-  } catch {
-    return { ok: false, issues: [{ path: "", message: "not valid JSON" }] };
-  }
+  const json = readJsonText(text);
+  return "error" in json
+    ? { ok: false, issues: [{ path: "", message: json.duplicate ? json.error : "not valid JSON" }] }
+    : sourceFromCard(json.value);
 }

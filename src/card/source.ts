@@ -3,7 +3,7 @@
 // and 0.3 shapes. One zod schema validates skills.json, KV values and admin
 // writes; `npm run schema` exports it as skills.schema.json for editors.
 import * as z from "zod/mini";
-import { exceedsDepth, MAX_JSON_DEPTH, reservedKeyPath } from "../json";
+import { exceedsDepth, MAX_JSON_DEPTH, readJsonText, reservedKeyPath } from "../json";
 import { describe, formatIssues, type Issue } from "../validation";
 import { AGENT_ROUTING } from "./source-routing";
 
@@ -235,11 +235,6 @@ export function parseCardSource(value: unknown): ParseResult<CardSource> {
 
 /** Parses JSON text (KV value, request body) and validates it. Never throws. */
 export function parseCardSourceText(text: string): ParseResult<CardSource> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, issues: [{ path: "", message: `not valid JSON: ${(error as Error).message}` }] };
-  }
-  return parseCardSource(value);
+  const json = readJsonText(text);
+  return "error" in json ? { ok: false, issues: [{ path: "", message: json.error }] } : parseCardSource(json.value);
 }

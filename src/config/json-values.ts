@@ -1,6 +1,7 @@
 // Values given as JSON whose rules zod cannot state without breaking ours:
 // each is a hand-written parser (why, in a comment on each) behind `json()`.
 import * as z from "zod/mini";
+import { readJsonText } from "../json";
 import { parsePrivateJwk, parsePublicJwks } from "../sign/keys";
 import { reject } from "./declare";
 import { originUrl } from "./values";
@@ -11,14 +12,11 @@ import { originUrl } from "./values";
  */
 function json<T>(expected: string, parse: (value: unknown) => T) {
   return z.transform((text: string, ctx): T => {
-    let value: unknown;
+    const json = readJsonText(text);
+    // A key named twice: which value holds would be the parser's choice, not the operator's.
+    if ("error" in json) return reject(ctx, json.duplicate ? `expected ${expected}: ${json.error}` : `expected ${expected}`);
     try {
-      value = JSON.parse(text);
-    } catch {
-      return reject(ctx, `expected ${expected}`);
-    }
-    try {
-      return parse(value);
+      return parse(json.value);
     } catch (error) {
       return reject(ctx, error instanceof Error ? error.message : `expected ${expected}`);
     }

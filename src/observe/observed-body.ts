@@ -3,6 +3,7 @@
 // bytes and SSE events, and reading from it (within a bound) the error code,
 // task state and context id the access record carries. Only recorded calls
 // take this path: every other reply keeps the runtime's own passthrough.
+import { parseJson } from "../json";
 import { type ReplyFields, replyFields } from "./reply-fields";
 
 /** What a recorded body was, once it ended (or the client left). */
@@ -28,13 +29,7 @@ function eventData(block: string): string | undefined {
   return data.length === 0 ? undefined : data.join("\n");
 }
 
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
+const parsed = parseJson;
 
 /** Keeps what later events say over what earlier ones did (a task's state moves on). */
 function merge(into: ReplyFields, from: ReplyFields): void {

@@ -1,13 +1,15 @@
 // An origin that speaks HTTP+JSON only (ORIGIN_BINDING=http+json): the call,
 // in the origin's version, goes as that version's REST request under
 // ORIGIN_REST_URL (the mapping is pure: src/rest/origin-mapping.ts), and its
-// answer (a status and a body, or SSE events) is decoded into the outcome a
-// JSON-RPC origin would have given. Every id that becomes a path segment is
+// answer (a status and a body, or SSE events) is read once under canonical
+// names (src/messages/) and decoded into the outcome a JSON-RPC origin would
+// have given. Every id that becomes a path segment is
 // checked twice: one segment when the path is written, and the URL built is
 // still under the base (an encoding that a runtime normalizes cannot escape).
 import type { Call, OriginCodec } from "../call/call";
 import { failure } from "../errors/failures";
 import { joinUrl } from "../http/urls";
+import { readRestBody } from "../messages/calls";
 import { jsonRpcToRest, restEventToJsonRpc, restResponseToJsonRpc } from "../rest";
 
 const encoder = new TextEncoder();
@@ -44,7 +46,13 @@ export const restOrigin: OriginCodec = {
       ...(hasBody ? { contentType: "application/json" } : {}),
     };
   },
-  decode: (call, status, body) =>
-    call.operation ? restResponseToJsonRpc(call.operation, call.generation, status, body, call.id) : undefined,
-  decodeEvent: (call, event, data) => restEventToJsonRpc(call.generation, event, data, call.id),
+  decode(call, status, body) {
+    if (!call.operation) return undefined;
+    const read = status >= 200 && status <= 299 ? readRestBody(call.generation, call.operation, "response", body) : { value: body };
+    return "refused" in read ? undefined : restResponseToJsonRpc(call.operation, call.generation, status, read.value, call.id);
+  },
+  decodeEvent(call, event, data) {
+    const read = event === "error" || !call.operation ? { value: data } : readRestBody(call.generation, call.operation, "response", data);
+    return "refused" in read ? undefined : restEventToJsonRpc(call.generation, event, read.value, call.id);
+  },
 };

@@ -10,7 +10,7 @@
 import type { Operation } from "../a2a/operations";
 import type { FieldViolation } from "../errors/failures";
 import { isJsonObject } from "../json";
-import { type PushUrlRules, pushUrlRefusal, withinBytes } from "./url-guard";
+import { hasControl, type PushUrlRules, pushUrlRefusal, withinBytes } from "./url-guard";
 
 /** A config found: where (for the refusal's detail, and as keys from the params) and the value there. */
 export interface FoundConfig {
@@ -40,9 +40,6 @@ export function configsOf(operation: Operation | undefined, params: unknown): Fo
   }
   return found;
 }
-
-/** C0 controls and DEL: a token or credential the origin sends as a header value must not split or end it. */
-const hasControl = (text: string) => [...text].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
 
 /** Why a header-bound field (token, credentials, scheme) is refused (what is wrong with it), or undefined. */
 function fieldRefusal(value: unknown, maxBytes: number): string | undefined {
@@ -82,6 +79,29 @@ function configRefusal({ path, value }: FoundConfig, rules: PushUrlRules): Field
   const token = fieldRefusal(value.token, rules.maxBytes);
   if (token) return { path: `${path}.token`, message: token };
   return authRefusal(`${path}.authentication`, value.authentication, rules.maxBytes);
+}
+
+/** `params` with `value` at `keys` (copied along the way; the caller's params stay as they were). */
+export function replaceAt(params: unknown, keys: readonly string[], value: unknown): unknown {
+  const [first, ...rest] = keys;
+  if (first === undefined || !isJsonObject(params)) return value;
+  return { ...params, [first]: replaceAt(params[first], rest, value) };
+}
+
+/**
+ * The params with every config's URL in its serialized form (WHATWG URL `href`, as the guard read it:
+ * lower-case scheme and host, IPv4 in dotted decimal, the default port dropped), so that the origin's
+ * HTTP client reads the URL the guard checked; undefined when every URL already is. Only for URLs the
+ * guard admitted.
+ */
+export function serializedUrls(operation: Operation | undefined, params: unknown): unknown {
+  let out: unknown;
+  for (const { keys, value } of configsOf(operation, params)) {
+    if (!isJsonObject(value) || typeof value.url !== "string") continue;
+    const href = new URL(value.url).href;
+    if (href !== value.url) out = replaceAt(out ?? params, keys, { ...value, url: href });
+  }
+  return out;
 }
 
 /** The first field of a call's push configs that may not reach the origin (the rule it breaks), or undefined. */

@@ -5,7 +5,7 @@
 // relayed config belongs to (so Delete ends it). The places configs sit are push-configs.ts's.
 import type { Operation } from "../a2a/operations";
 import { isJsonObject, type JsonObject } from "../json";
-import { configsOf } from "./push-configs";
+import { configsOf, replaceAt } from "./push-configs";
 
 /** Where the origin POSTs a relayed notification: `<public base>/_push/<ref>`, beside ADMIN_PATH's `/_admin`. */
 export const RELAY_PATH = "/_push";
@@ -35,13 +35,6 @@ export interface RelayedConfig {
 }
 
 const nonEmpty = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
-
-/** `params` with `value` at `keys` (copied along the way; the caller's params stay as they were). */
-function replaceAt(params: unknown, keys: readonly string[], value: unknown): unknown {
-  const [first, ...rest] = keys;
-  if (first === undefined || !isJsonObject(params)) return value;
-  return { ...params, [first]: replaceAt(params[first], rest, value) };
-}
 
 /** The task a create or send names: 1.0 and 0.3 `taskId` of a create, `message.taskId` of a send. */
 function taskOf(operation: Operation | undefined, params: JsonObject): string | undefined {

@@ -138,7 +138,8 @@ export class PushRelay extends DurableObject<Env> {
     if (row.token_hash !== tokenHash) return { status: 401, reason: "bad_token" };
     const record = JSON.parse(row.record) as RelayRecord;
     const made = notificationFor(notification, record);
-    if ("refused" in made) return { status: 400, reason: made.refused };
+    // A notification naming another task anywhere in it is one the config was not given for.
+    if ("refused" in made) return { status: made.refused === "tasks_differ" ? 403 : 400, reason: made.refused };
     // A relay URL is one config's: a notification of another task through it is refused.
     if (row.task_id !== null && made.taskId !== undefined && made.taskId !== row.task_id) return { status: 403, reason: "other_task" };
     if (row.task_id === null && made.taskId !== undefined) sql.exec("UPDATE relays SET task_id = ? WHERE ref = ?", made.taskId, ref);

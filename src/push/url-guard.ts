@@ -4,6 +4,11 @@
 // - `https:` only: a plain `http:` notification carries the task and the client's token in the clear
 //   (A2A 1.0 push-notification security considerations); `http:` to loopback only as the operator's
 //   development exception (PUSH_ALLOW_HTTP_LOOPBACK);
+// - one reading: no backslash, whitespace or control character anywhere, no percent-escape in the
+//   authority, `scheme://` written out: WHATWG URL and curl read `https://a.example\@10.0.0.5/` as two
+//   different hosts, WHATWG drops tabs and line breaks that other readers keep, and decodes `%` escapes
+//   in a host that others do not; the origin then gets the URL as the guard serialized it
+//   (push-configs.ts serializedUrls);
 // - no userinfo: `https://user:pass@host` hides the real host from a careless reader and sends
 //   credentials the config does not declare (A2A keeps them in `authentication`);
 // - no IP literal outside the public internet, in any notation (ip-ranges.ts);
@@ -55,6 +60,38 @@ const LOCAL_SUFFIXES = [
   "localtest.me",
   "lvh.me",
 ];
+
+/**
+ * C0 and C1 controls and DEL: a token or credential the origin sends as a header value must not split or
+ * end it (NEL, U+0085, is a line break to some HTTP stacks and to the Unicode line-breaking rules).
+ */
+export function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+  }
+  return false;
+}
+
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Why readers of a URL could disagree on it, or undefined: a backslash, whitespace (any Unicode space) or
+ * control character, an unpaired surrogate.
+ */
+function characterRefusal(value: string): string | undefined {
+  if (/[\\\s]/.test(value) || hasControl(value) || UNPAIRED_SURROGATE.test(value))
+    return "must not contain a backslash, whitespace or control character (URL readers disagree on them)";
+  return undefined;
+}
+
+/** Why the authority of a URL the parser read could be read otherwise: no `//` after the scheme, a `%` escape in it. */
+function authorityRefusal(value: string): string | undefined {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(value)?.[1];
+  if (!authority) return "must be written scheme://host/... (URL readers disagree on other forms)";
+  if (authority.includes("%")) return "must not percent-encode its host (URL readers decode it differently)";
+  return undefined;
+}
 
 const encoder = new TextEncoder();
 /** Whether `text` is at most `max` UTF-8 bytes: a UTF-16 unit is at most 3 bytes, so short text is not encoded. */
@@ -111,10 +148,14 @@ export function pushUrlRefusal(value: unknown, rules: PushUrlRules): string | un
   } catch {
     return "is not an absolute URL";
   }
+  const unreadable = characterRefusal(value);
+  if (unreadable) return unreadable;
   const loopbackDev = rules.allowHttpLoopback && isLoopbackUrl(url);
   if (url.protocol !== "https:" && !(url.protocol === "http:" && loopbackDev)) {
     return `must use https: (${url.protocol} refused; http: only to loopback with PUSH_ALLOW_HTTP_LOOPBACK)`;
   }
+  const authority = authorityRefusal(value);
+  if (authority) return authority;
   if (url.username !== "" || url.password !== "") return "must not carry userinfo (user:password@)";
   const host = hostRefusal(url.hostname, rules);
   if (host) return `refused: ${host}`;

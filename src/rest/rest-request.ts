@@ -52,21 +52,40 @@ function fieldValue(name: string, raw: string): unknown {
   return raw.startsWith("TASK_STATE_") ? raw : `TASK_STATE_${raw.toUpperCase().replaceAll("-", "_")}`;
 }
 
-/** The named query fields present (by JSON name, else proto name); a name whose value does not parse is returned instead. */
-function queryFields(names: string[], query: URLSearchParams): JsonObject | string {
+/**
+ * The named query fields present (by JSON name or proto name); a name whose value does not parse, or that
+ * is given twice (two values, or both names: readers take the first or the last), is returned instead.
+ */
+function queryFields(names: string[], query: URLSearchParams): JsonObject | BadQuery {
   const fields: JsonObject = {};
   for (const name of names) {
-    const raw = query.get(name) ?? query.get(name.replace(/[A-Z]/g, (upper) => `_${upper.toLowerCase()}`));
-    if (raw === null) continue;
+    const protoName = name.replace(/[A-Z]/g, (upper) => `_${upper.toLowerCase()}`);
+    const values = [...query.getAll(name), ...(protoName === name ? [] : query.getAll(protoName))];
+    const [raw] = values;
+    if (raw === undefined) continue;
+    if (values.length > 1) return new BadQuery(`query parameter ${name} is given twice`);
     const value = fieldValue(name, raw);
-    if (value === undefined) return name;
+    if (value === undefined) return new BadQuery(`query parameter ${name} has no valid value`);
     fields[name] = value;
   }
   return fields;
 }
 
+class BadQuery {
+  constructor(readonly message: string) {}
+}
+
 const NOT_AN_OBJECT = "the body must be a JSON object";
-const badQuery = (name: string) => `query parameter ${name} has no valid value`;
+
+/** The a2a-js 0.3 REST server's JSON-RPC forms beside the proto's, in one send body: the same field twice. */
+function twoForms(body: JsonObject): string | undefined {
+  const message = jsonObject(body.message);
+  const configuration = jsonObject(body.configuration);
+  if (message && "content" in message && "parts" in message) return "message names its parts twice (content and parts)";
+  if (configuration && "pushNotification" in configuration && "pushNotificationConfig" in configuration)
+    return "configuration names its push config twice (pushNotification and pushNotificationConfig)";
+  return undefined;
+}
 
 /**
  * The params of the route's version, or why there are none. 0.3's are 1.0's
@@ -77,15 +96,22 @@ const badQuery = (name: string) => `query parameter ${name} has no valid value`;
 function paramsOf(route: RestRoute, query: URLSearchParams, body: unknown, row: MethodRow): JsonObject | string | undefined {
   const { operation, version, pathParams } = route;
   const { tenant, id, configId } = pathParams;
-  if (version === "0.3" && operation.startsWith("send")) return isJsonObject(body) ? jsonObject(sendFromProto(body)) : NOT_AN_OBJECT;
-  if (version === "0.3" && operation === "createPushNotificationConfig")
-    return isJsonObject(body) ? pushConfigFromProto(body, id) : NOT_AN_OBJECT;
-  let params: JsonObject | string;
+  if (version === "0.3" && operation.startsWith("send"))
+    return isJsonObject(body) ? (twoForms(body) ?? jsonObject(sendFromProto(body))) : NOT_AN_OBJECT;
+  if (version === "0.3" && operation === "createPushNotificationConfig") {
+    if (!isJsonObject(body)) return NOT_AN_OBJECT;
+    // The task twice, in the path and in the body (its resource name, or the JSON-RPC form's taskId): an origin
+    // may read either (a2a-js 1.3's 0.3 router takes the name's), so both must name one task.
+    const named = [/^tasks\/([^/]+)/.exec(String(body.name ?? ""))?.[1], body.taskId].filter((task) => task !== undefined);
+    if (id !== undefined && named.some((task) => task !== id)) return "the body names another task than the path";
+    return pushConfigFromProto(body, id);
+  }
+  let params: JsonObject | BadQuery;
   if (version === "0.3" || !BODY_V1.has(operation)) params = queryFields(["tenant", ...(QUERY_V1[operation]?.split(" ") ?? [])], query);
   else if (isJsonObject(body)) params = { ...body };
   else if (operation === "cancelTask" && body == null) params = {};
   else return NOT_AN_OBJECT;
-  if (typeof params === "string") return badQuery(params);
+  if (params instanceof BadQuery) return params.message;
   if (tenant !== undefined) params.tenant = tenant;
   // Under a push config, the task is `taskId` and the config `id` (proto TaskPushNotificationConfig and its requests).
   if (operation.includes("PushNotification")) {

@@ -232,23 +232,42 @@ const idArb: fc.Arbitrary<RpcId> = fc.oneof(
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
 );
-const methodArb = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...A2A_METHODS) },
-  { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 30 }) },
-);
-const messageParams = fc.record({
-  message: fc.record({
-    messageId: fc.uuid(),
-    role: fc.constantFrom("ROLE_USER", "user"),
-    parts: fc.array(fc.record({ text: fc.string({ maxLength: 60, unit: "grapheme" }) }), { minLength: 1, maxLength: 3 }),
+const partText = fc.string({ maxLength: 60, unit: "grapheme" });
+const partsOf = (kind: boolean) =>
+  fc.array(kind ? fc.record({ kind: fc.constant("text"), text: partText }) : fc.record({ text: partText }), { minLength: 1, maxLength: 3 });
+/**
+ * The params of each A2A method, in its generation's canonical form (src/messages/: read by their names,
+ * they are forwarded as sent). Params of another shape are the differential suite's (test/worker/one-reading.test.ts).
+ */
+const A2A_PARAMS: Record<(typeof A2A_METHODS)[number], fc.Arbitrary<unknown>> = {
+  SendMessage: fc.record({
+    message: fc.record({ messageId: fc.uuid(), role: fc.constantFrom("ROLE_USER", "ROLE_AGENT"), parts: partsOf(false) }),
   }),
-});
-const paramsArb = fc.oneof(
-  messageParams,
-  fc.record({ id: fc.uuid() }),
+  SendStreamingMessage: fc.record({ message: fc.record({ messageId: fc.uuid(), role: fc.constant("ROLE_USER"), parts: partsOf(false) }) }),
+  GetTask: fc.record({ id: fc.uuid(), historyLength: fc.nat(100) }, { requiredKeys: ["id"] }),
+  CancelTask: fc.record({ id: fc.uuid() }),
+  ListTasks: fc.record(
+    { pageSize: fc.nat(50), status: fc.constantFrom("TASK_STATE_WORKING", "TASK_STATE_COMPLETED") },
+    { requiredKeys: [] },
+  ),
+  SubscribeToTask: fc.record({ id: fc.uuid() }),
+  GetExtendedAgentCard: fc.constant({}),
+  "message/send": fc.record({
+    message: fc.record({ kind: fc.constant("message"), messageId: fc.uuid(), role: fc.constant("user"), parts: partsOf(true) }),
+  }),
+  "message/stream": fc.record({
+    message: fc.record({ kind: fc.constant("message"), messageId: fc.uuid(), role: fc.constant("user"), parts: partsOf(true) }),
+  }),
+  "tasks/get": fc.record({ id: fc.uuid(), historyLength: fc.nat(100) }, { requiredKeys: ["id"] }),
+  "tasks/cancel": fc.record({ id: fc.uuid() }),
+  "agent/getAuthenticatedExtendedCard": fc.constant({}),
+};
+/** Any params: for a method no A2A version defines (an extension's), which the edge does not read. */
+const anyParams = fc.oneof(
   fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }),
   fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }),
 );
+const extensionMethod = fc.string({ minLength: 1, maxLength: 30 }).filter((name) => !(A2A_METHODS as readonly string[]).includes(name));
 
 export interface RpcRequest {
   jsonrpc: "2.0";
@@ -259,10 +278,22 @@ export interface RpcRequest {
 
 /** Well-formed JSON-RPC 2.0 requests, round-tripped through JSON (so -0 is 0, as the edge will see it). */
 const requestWith = (method: fc.Arbitrary<string>): fc.Arbitrary<RpcRequest> =>
-  fc
-    .record({ jsonrpc: fc.constant("2.0" as const), id: idArb, method, params: paramsArb }, { requiredKeys: ["jsonrpc", "id", "method"] })
+  method
+    .chain((name) =>
+      fc.record(
+        {
+          jsonrpc: fc.constant("2.0" as const),
+          id: idArb,
+          method: fc.constant(name),
+          params: Object.hasOwn(A2A_PARAMS, name) ? A2A_PARAMS[name as keyof typeof A2A_PARAMS] : anyParams,
+        },
+        { requiredKeys: ["jsonrpc", "id", "method"] },
+      ),
+    )
     .map((r) => JSON.parse(JSON.stringify(r)) as RpcRequest);
-export const rpcRequestArb = requestWith(methodArb);
+export const rpcRequestArb = requestWith(
+  fc.oneof({ weight: 4, arbitrary: fc.constantFrom<string>(...A2A_METHODS) }, { weight: 1, arbitrary: extensionMethod }),
+);
 /** Requests for A2A methods only (names that fit in METHOD_ALLOWLIST). */
 const a2aRequestArb = requestWith(fc.constantFrom(...A2A_METHODS));
 

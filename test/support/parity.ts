@@ -210,6 +210,17 @@ interface CallOptions {
   push?: Record<string, unknown>;
   /** Send `push` under both generations' names at once (two configs in one call). */
   pushTwice?: boolean;
+  /** Spell the body's members by their proto (snake_case) names, as ProtoJSON and a2a-python readers take them too. */
+  protoNames?: boolean;
+}
+
+/** Every member of `value` under its snake_case name (a ProtoJSON proto name; a2a-python's 0.3 field name). */
+function snakeCased(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeCased);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, member]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeCased(member)]),
+  );
 }
 
 /** Where a send's configuration holds its push config, per client binding (0.3 REST: the proto's name). */
@@ -284,6 +295,8 @@ function clientCall(c: Combo, operation: Operation, ctx: CallContext, options: C
   const call: ClientCall = { method, path, headers, ...(id === undefined ? {} : { id }) };
   if (body === undefined) return call;
   headers["Content-Type"] = options.contentType ?? "application/json";
+  if (options.protoNames && c.wire === "rest") body = snakeCased(body);
+  else if (options.protoNames) body = { ...(body as object), params: snakeCased((body as { params: unknown }).params) };
   const bodyText = JSON.stringify(body);
   return options.stall ? { ...call, stall: bodyText.slice(0, 20) } : { ...call, body: bodyText };
 }
@@ -504,6 +517,9 @@ const PUSH_REFUSALS: readonly (readonly [string, Record<string, unknown>, string
   ["at localhost", { url: "https://localhost:6379/" }, "localhost"],
   ["at a .internal name", { url: "https://metadata.google.internal/computeMetadata/v1/" }, ".internal"],
   ["with a CR/LF in its token", { url: ALLOWED_WEBHOOK, token: "t\r\nX-Injected: 1" }, "CR, LF"],
+  ["with a backslash before an @ (two readers, two hosts)", { url: "https://hooks.example.com\\@169.254.169.254/latest/" }, "backslash"],
+  ["with a tab inside (WHATWG drops it, others do not)", { url: "https://hooks.exa\tmple.com/a2a" }, "whitespace"],
+  ["with a NEL (U+0085) in its token", { url: ALLOWED_WEBHOOK, token: "t\u0085X-Injected: 1" }, "control characters"],
   [
     "with credentials over the size bound",
     { url: ALLOWED_WEBHOOK, authentication: { scheme: "Bearer", schemes: ["Bearer"], credentials: "c".repeat(3000) } },
@@ -662,14 +678,56 @@ const ROWS: readonly Row[] = [
     ),
   ),
   {
-    // JSON-RPC only: a REST 0.3 body's two names for the inline config are read as one (src/rest/proto-v03.ts).
-    name: "two push configs in one send (both generations' places)",
-    policy: "push webhook URL",
+    // JSON-RPC only: a REST 0.3 body's two names for the inline config are refused as one field named twice
+    // (src/rest/rest-request.ts). The other generation's place is no field of this one: the strict reading
+    // drops it (src/messages/reader.ts), and the origin receives the one config the edge checked and relayed.
+    name: "a push config in the other generation's place beside this one's: dropped, never sent",
+    policy: "one reading",
     klass: "admission",
     applies: (c) => c.wire === "jsonrpc",
     call: (c, ctx) => clientCall(c, "send", ctx, { push: { url: ALLOWED_WEBHOOK }, pushTwice: true }),
+    expect: () => ({ kind: "admitted" }),
+    check: (outcome, c) => {
+      expect(outcome.received).toHaveLength(1);
+      const body = outcome.received[0]?.body ?? "";
+      expect(body.match(/\/_push\/[A-Za-z0-9_-]{22}/g), "one relayed config").toHaveLength(1);
+      expect(body).not.toContain(ALLOWED_WEBHOOK);
+      expect(body).not.toContain(c.originVersion === "1.0" ? '"pushNotificationConfig"' : '"taskPushNotificationConfig"');
+    },
+  },
+  {
+    // A ProtoJSON reader (1.0; 0.3's REST) and a2a-python (0.3) take a field by its proto name too: the
+    // edge reads it so, and checks it (before, a loopback URL spelled so reached the origin unchecked).
+    name: "push config spelled by its proto name, at a loopback address: refused",
+    policy: "one reading",
+    klass: "admission",
+    // 127.0.0.2: loopback, and not the origin's own host (the socket runners' origin is 127.0.0.1).
+    call: (c, ctx) => clientCall(c, "send", ctx, { push: { url: "https://127.0.0.2:6379/" }, protoNames: true }),
     expect: refused("INVALID_PARAMS"),
-    check: (outcome) => expect(outcome.body).toContain("more than one push config"),
+    check: (outcome) => expect(outcome.body).toContain("loopback"),
+  },
+  {
+    name: "a message and push config spelled by proto names, admitted: the origin gets the JSON names, relayed",
+    policy: "one reading",
+    klass: "admission",
+    call: (c, ctx) => clientCall(c, "send", ctx, { push: { url: ALLOWED_WEBHOOK }, protoNames: true }),
+    expect: () => ({ kind: "admitted" }),
+    check: (outcome) => {
+      expect(outcome.received).toHaveLength(1);
+      const body = outcome.received[0]?.body ?? "";
+      expect(body).toContain('"messageId":"m1"');
+      expect(body).toMatch(/\/_push\/[A-Za-z0-9_-]{22}/);
+      for (const protoName of ["message_id", "push_notification", "task_push_notification_config"]) expect(body).not.toContain(protoName);
+    },
+  },
+  {
+    // Go's encoding/json takes `URL` for `url` (names match ignoring case, the last one wins).
+    name: "push config whose url is beside the same name in another case: refused",
+    policy: "one reading",
+    klass: "admission",
+    call: (c, ctx) => clientCall(c, "pushSet", ctx, { push: { url: ALLOWED_WEBHOOK, URL: "https://127.0.0.1:6379/" } }),
+    expect: refused("INVALID_PARAMS"),
+    check: (outcome) => expect(outcome.body).toContain("in another case"),
   },
   ...(["pushSet", "send"] as const).map(
     (operation): Row => ({

@@ -36,7 +36,8 @@ afterEach(() => vi.restoreAllMocks());
 describe("forwarding", () => {
   it("forwards the exact bytes to ORIGIN_URL with the query string, and returns the origin's answer", async () => {
     const origin = fakeOrigin(() => json({ jsonrpc: "2.0", id: 7, result: { kind: "task" } }, { headers: { "a2a-version": "1.0" } }));
-    const raw = '{ "jsonrpc":"2.0",  "id":7, "method":"SendMessage", "params":{"message":{"text":"héllo \\u00e9 🚀"}} }\n';
+    const raw =
+      '{ "jsonrpc":"2.0",  "id":7, "method":"SendMessage", "params":{"message":{"messageId":"m1", "role":"ROLE_USER", "parts":[{"text":"héllo \\u00e9 🚀"}]}} }\n';
     const response = await callVia(origin, `${PUBLIC}/?A2A-Version=1.0&x=1`, rpc(raw), env());
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 7, result: { kind: "task" } });

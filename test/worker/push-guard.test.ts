@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config";
 import { ipv4Refusal, ipv6Refusal } from "../../src/push/ip-ranges";
-import { pushConfigRefusal as refusalOf } from "../../src/push/push-configs";
+import { pushConfigRefusal as refusalOf, serializedUrls } from "../../src/push/push-configs";
 import { matchesHostPattern, type PushUrlRules, pushUrlRefusal } from "../../src/push/url-guard";
 
 const RULES: PushUrlRules = {
@@ -50,7 +50,7 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ["https://0177.0.0.1/", "loopback"],
   ["https://017700000001/", "loopback"],
   ["https://127.0.0.1./", "loopback"],
-  ["https://%31%32%37.0.0.1/", "loopback"],
+  ["https://%31%32%37.0.0.1/", "percent-encode its host"],
   ["https://0/", "unspecified"],
   ["https://0.0.0.0/", "unspecified"],
   ["https://10.1/", "private (10.0.0.0/8)"],
@@ -88,7 +88,7 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ["https://localhost/", "localhost"],
   ["https://LOCALHOST./", "localhost"],
   ["https://api.localhost/", "localhost"],
-  ["https://%6c%6fcalhost/", "localhost"],
+  ["https://%6c%6fcalhost/", "percent-encode its host"],
   ["https://ｌｏｃａｌｈｏｓｔ/", "localhost"],
   ["https://printer.local/", ".local"],
   ["https://metadata.google.internal/computeMetadata/v1/", ".internal"],
@@ -106,6 +106,20 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ["https://[2606:4700:0::99]/", "own host"],
   // size
   [`https://hooks.example.com/${"a".repeat(2048)}`, "PUSH_FIELD_MAX_BYTES"],
+  // what URL readers read differently: WHATWG sees hooks.example.com, curl connects to the address after `\@`
+  ["https://hooks.example.com\\@169.254.169.254/latest/meta-data/", "backslash"],
+  ["https://hooks.example.com\\.10.0.0.5.nip.io/", "backslash"],
+  // WHATWG drops a tab or a line break anywhere in a URL; other readers keep it, or end the URL there
+  ["https://hooks.exa\tmple.com/", "whitespace"],
+  ["https://hooks.example.com/a\r\nHost: 10.0.0.5", "whitespace"],
+  [" https://hooks.example.com/", "whitespace"],
+  ["https://hooks.example.com/\u00a0", "whitespace"],
+  ["https://hooks.example.com/\u0085", "control character"],
+  ["https://hooks.example.com/\ud800", "control character"],
+  // a `%` in the host (WHATWG decodes it, curl and Go do not) and forms that only some readers complete
+  ["https://hooks%2eexample.com/", "percent-encode its host"],
+  ["https:hooks.example.com/", "scheme://host"],
+  ["https:///hooks.example.com/", "scheme://host"],
 ];
 
 const ALLOWED = [
@@ -119,7 +133,13 @@ const ALLOWED = [
 ];
 
 describe("pushUrlRefusal", () => {
-  const rows = REFUSED.map(([url, word]) => [url.length > 80 ? `${url.slice(0, 40)}... (${url.length} characters)` : url, url, word]);
+  // Labels in printable ASCII: a test name travels to the runner as UTF-8 (an unpaired surrogate cannot).
+  const printable = (url: string) => url.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const rows = REFUSED.map(([url, word]) => [
+    url.length > 80 ? `${url.slice(0, 40)}... (${url.length} characters)` : printable(url),
+    url,
+    word,
+  ]);
   it.each(rows)("refuses %s", (_label, url, word) => {
     const why = pushUrlRefusal(url, RULES);
     expect(why, url).toBeDefined();
@@ -226,6 +246,10 @@ describe("pushConfigRefusal: every place a config sits, every field", () => {
     expect(check({ url: ok, token: "abc", authentication: { schemes: ["Bearer"], credentials: "xyz" } })).toBeUndefined();
     expect(check({ url: ok, token: "a\r\nX-Evil: 1" })).toContain("token must not contain CR, LF");
     expect(check({ url: ok, token: "a\u0000b" })).toContain("control characters");
+    // C1 too: NEL (U+0085) is a line break to some HTTP stacks.
+    for (const c1 of ["\u0085", "\u0080", "\u009f", "\u007f"])
+      expect(check({ url: ok, token: `a${c1}b` }), JSON.stringify(c1)).toContain("control characters");
+    expect(check({ url: ok, token: "a\u00a0b" })).toBeUndefined();
     expect(check({ url: ok, token: "t".repeat(2049) })).toContain("token is longer than 2048 bytes");
     expect(check({ url: ok, token: 5 })).toContain("token must be a string");
     // Bytes, not characters: 1,025 two-byte characters are 2,050 bytes.
@@ -247,6 +271,25 @@ describe("pushConfigRefusal: every place a config sits, every field", () => {
       "more than one",
     );
     expect(pushConfigRefusal("sendMessage", { message: {}, configuration: { pushNotificationConfig: ok } }, RULES)).toBeUndefined();
+  });
+});
+
+describe("serializedUrls: the origin gets a webhook URL as the guard read it", () => {
+  it("scheme and host in lower case, the default port dropped, an IPv4 in dotted decimal; untouched when already so", () => {
+    const config = { url: "HTTPS://Hooks.Example.COM:443/a2a?x=1" };
+    expect(serializedUrls("createPushNotificationConfig", { taskId: "t", ...config })).toEqual({
+      taskId: "t",
+      url: "https://hooks.example.com/a2a?x=1",
+    });
+    expect(
+      serializedUrls("sendMessage", { message: {}, configuration: { taskPushNotificationConfig: { url: "https://0x8.0x8.0x8.8./" } } }),
+    ).toEqual({
+      message: {},
+      configuration: { taskPushNotificationConfig: { url: "https://8.8.8.8/" } },
+    });
+    expect(
+      serializedUrls("sendMessage", { message: {}, configuration: { pushNotificationConfig: { url: "https://hooks.example.com/" } } }),
+    ).toBeUndefined();
   });
 });
 

@@ -138,6 +138,42 @@ describe("the push relay (PUSH_RELAY=on)", () => {
     expect((await notify({ "x-a2a-notification-token": token }, update("t1"))).status, "after Delete").toBe(401);
   });
 
+  it("reads a notification once: proto names taken, and every member that names a task must name the config's", async () => {
+    const console = captureConsole();
+    const { origin, stored } = storingOrigin();
+    const env = relayEnv({ PUSH_RELAY_ATTEMPTS: "1" });
+    await callVia(origin, `${HOST}/`, rpc("CreateTaskPushNotificationConfig", { taskId: "t1", ...CLIENT }), env);
+    const { url, token } = stored() as { url: string; token: string };
+    const notify = (body: string) =>
+      call(url, { method: "POST", headers: { "content-type": "application/a2a+json", "x-a2a-notification-token": token }, body }, env);
+    /** A status, its message naming `messageTask` when given. */
+    const status = (messageTask?: string) => ({
+      state: "TASK_STATE_WORKING",
+      ...(messageTask ? { message: { messageId: "m", role: "ROLE_AGENT", parts: [{ text: "x" }], taskId: messageTask } } : {}),
+    });
+    const task = { id: "t1", contextId: "c", status: status() };
+    const cases: [string, string, number][] = [
+      // Two members of the StreamResponse oneof: ts-proto reads the first, Go's protojson refuses it.
+      ["task and statusUpdate", JSON.stringify({ task, statusUpdate: { taskId: "t2", contextId: "c", status: status() } }), 400],
+      ["another task in the status message", JSON.stringify({ task: { ...task, status: status("t2") } }), 403],
+      [
+        "another task in the history",
+        JSON.stringify({ task: { ...task, history: [{ messageId: "h", role: "ROLE_USER", parts: [], taskId: "t2" }] } }),
+        403,
+      ],
+      ["a key named twice", `{"statusUpdate":{"taskId":"t2","taskId":"t1","contextId":"c","status":{"state":"TASK_STATE_WORKING"}}}`, 400],
+      [
+        "a member in another case",
+        JSON.stringify({ statusUpdate: { taskId: "t1", TaskId: "t2", contextId: "c", status: status("t1") } }),
+        400,
+      ],
+      ["proto names, of its task", JSON.stringify({ status_update: { task_id: "t1", context_id: "c", status: { state: 2 } } }), 202],
+    ];
+    for (const [what, body, expected] of cases) expect((await notify(body)).status, what).toBe(expected);
+    const reasons = console.events("push_notification_refused").map((l) => l.reason);
+    expect(reasons).toEqual(["unreadable", "tasks_differ", "tasks_differ", "not_json", "unreadable"]);
+  });
+
   it("is off by default: the origin gets the client's webhook, and no relay endpoint exists", async () => {
     const { origin, stored } = storingOrigin();
     const env = relayEnv({ PUSH_RELAY: "off" });

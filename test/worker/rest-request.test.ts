@@ -95,11 +95,13 @@ describe("1.0: GET and DELETE read every other field from the query (§11.5 came
     expect(v1("GET", "/acme/tasks/t-1?tenant=other")).toEqual({ method: "GetTask", params: { id: "t-1", tenant: "acme" } });
   });
 
-  it("reads the JSON name before the proto name, and ignores what the message has no field for", () => {
-    expect(v1("GET", "/tasks/t-1?history_length=5&historyLength=1&foo=bar&id=t-2")).toEqual({
-      method: "GetTask",
-      params: { id: "t-1", historyLength: 1 },
-    });
+  it("reads the proto name as the JSON name, and ignores what the message has no field for", () => {
+    expect(v1("GET", "/tasks/t-1?history_length=5&foo=bar&id=t-2")).toEqual({ method: "GetTask", params: { id: "t-1", historyLength: 5 } });
+  });
+
+  it("refuses a field given twice, by both names or twice by one (readers take the first or the last)", () => {
+    for (const query of ["history_length=5&historyLength=1", "historyLength=1&historyLength=5", "history_length=1&history_length=5"])
+      expect(v1("GET", `/tasks/t-1?${query}`), query).toEqual({ invalid: "query parameter historyLength is given twice" });
   });
 
   it("ignores a body on GET", () => {
@@ -299,19 +301,22 @@ describe("0.3: its proto's JSON becomes its JSON-RPC params", () => {
     expect(v03("POST", "/v1/tasks/t-1:subscribe")).toEqual({ method: "tasks/resubscribe", params: { id: "t-1" } });
   });
 
-  it("set: the proto's TaskPushNotificationConfig (or the JSON-RPC form), its task from the path", () => {
+  it("set: the proto's TaskPushNotificationConfig (or the JSON-RPC form), its task from the path, never another in the body", () => {
     const params = { taskId: "t-1", pushNotificationConfig: push };
     const set = "tasks/pushNotificationConfig/set";
     expect(
-      v03("POST", "/v1/tasks/t-1/pushNotificationConfigs", { name: "tasks/t-9/pushNotificationConfigs/c-1", pushNotificationConfig: push }),
-    ).toEqual({
+      v03("POST", "/v1/tasks/t-1/pushNotificationConfigs", { name: "tasks/t-1/pushNotificationConfigs/c-1", pushNotificationConfig: push }),
+    ).toEqual({ method: set, params });
+    expect(v03("POST", "/v1/tasks/t-1/pushNotificationConfigs", { pushNotificationConfig: { ...push, extra: 1 } })).toEqual({
       method: set,
       params,
     });
-    expect(v03("POST", "/v1/tasks/t-1/pushNotificationConfigs", { taskId: "t-9", pushNotificationConfig: { ...push, extra: 1 } })).toEqual({
-      method: set,
-      params,
-    });
+    // Two tasks in one call (an origin may read the body's): refused, as any field named twice.
+    for (const body of [
+      { name: "tasks/t-9/pushNotificationConfigs/c-1", pushNotificationConfig: push },
+      { taskId: "t-9", pushNotificationConfig: push },
+    ])
+      expect(v03("POST", "/v1/tasks/t-1/pushNotificationConfigs", body)).toEqual({ invalid: "the body names another task than the path" });
     expect(v03("POST", "/v1/tasks/t-1/pushNotificationConfigs", "x")).toEqual({ invalid: "the body must be a JSON object" });
   });
 

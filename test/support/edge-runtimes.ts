@@ -1,0 +1,64 @@
+// The edge in both runtimes a deployment meets, for suites that speak to it over raw sockets: the BUILT bundle
+// in workerd (Miniflare, a direct socket: as deployed) and the source under `wrangler dev`. Each keeps the
+// worker's log lines to itself (workerd's through Miniflare's structured-log hook, wrangler's from its output),
+// so a suite reads the lines of its own calls and nothing reaches the console.
+import { join } from "node:path";
+import { buildBundle, serve, wranglerVars } from "../../bench/lib";
+import { type LogEvent, logEvents } from "./console";
+import { startWorker } from "./e2e";
+
+export const RUNTIMES = ["workerd (built bundle)", "wrangler dev"] as const;
+export type Runtime = (typeof RUNTIMES)[number];
+
+export interface Edge {
+  port: number;
+  /** The Host a client names: the edge's own address, so URLs it derives from its base (the relay's) reach it. */
+  host: string;
+  /** A position in the worker's log, for `events`. */
+  mark(): number;
+  /** The worker's structured log lines since `mark`, optionally only those of one event. */
+  events(mark: number, event?: string): LogEvent[];
+  stop(): Promise<void>;
+}
+
+let bundle: { path: string } | undefined;
+
+async function workerd(vars: Record<string, string>): Promise<Edge> {
+  bundle ??= buildBundle();
+  const lines: string[] = [];
+  const served = await serve({
+    modules: true,
+    scriptPath: bundle.path,
+    modulesRoot: join(bundle.path, ".."),
+    kvNamespaces: ["SKILLS"],
+    // The push relay's Durable Object, as wrangler.toml declares it.
+    durableObjects: { PUSH_RELAYS: { className: "PushRelay", useSQLite: true } },
+    bindings: { ...wranglerVars(), ...vars },
+    handleStructuredLogs: ({ message }: { message: string }) => void lines.push(message),
+  });
+  const port = Number(served.url.port);
+  return {
+    port,
+    host: `127.0.0.1:${port}`,
+    mark: () => lines.length,
+    events: (mark, event) => lines.slice(mark).flatMap((line) => logEvents(line, event)),
+    stop: served.stop,
+  };
+}
+
+async function wranglerDev(vars: Record<string, string>): Promise<Edge> {
+  const { dev, base } = await startWorker(vars);
+  const port = Number(new URL(base).port);
+  return {
+    port,
+    host: `127.0.0.1:${port}`,
+    mark: () => dev.output().length,
+    events: (mark, event) => logEvents(dev.output().slice(mark), event),
+    stop: () => dev.stop(),
+  };
+}
+
+/** The edge in `runtime` with these variables (wrangler.toml's [vars] beneath them), ready for calls. */
+export function startEdge(runtime: Runtime, vars: Record<string, string>): Promise<Edge> {
+  return runtime === "wrangler dev" ? wranglerDev(vars) : workerd(vars);
+}
