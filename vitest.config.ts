@@ -9,6 +9,10 @@ const root = import.meta.dirname;
 
 export default defineConfig({
   test: {
+    // Two files at a time on 2 cores (vitest's default there is one): most node suites wait on processes and
+    // sockets, not on a core.
+    maxWorkers: 2,
+    silent: "passed-only", // a test's console output (the worker's log lines included) is printed only if it fails
     projects: [
       {
         // Inside workerd, with the bindings of wrangler.toml (real local KV), read from a copy without .dev.vars beside it.
@@ -29,6 +33,8 @@ export default defineConfig({
           name: "node",
           include: ["test/node/**/*.test.ts"],
           environment: "node",
+          // The worker built once per run, for the suites that serve the built bundle.
+          globalSetup: ["test/support/bundle-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

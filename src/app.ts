@@ -7,6 +7,7 @@ import { cardResponse, wantsHtml } from "./card/card-routes";
 import { CARD_PATH, LEGACY_CARD_PATH } from "./card/variant";
 import { isFailure } from "./errors/failures";
 import { httpFailureResponse, renderError } from "./errors/responses";
+import { lingerBehind } from "./http/body";
 import { admitRequest } from "./http/edge-request";
 import { routedTarget } from "./http/request-target";
 import { addRpcCors, rpcPaths } from "./http/rpc-cors";
@@ -63,15 +64,21 @@ export function createWorker(deps: RuntimeDeps = {}): ExportedHandler<Env> {
       } catch (error) {
         return renderError(error);
       }
+      const keepAlive = (promise: Promise<unknown>) => ctx.waitUntil(promise);
+      // A refusal sent with the request body unread ends only once the rest is read (http/body.ts).
+      const settle = (response: Response) => lingerBehind(request, response, runtime.config.bodyTimeoutMs, keepAlive);
       const dispatch = () => {
+        let response: Response | Promise<Response>;
         try {
-          return cardFastPath(request, runtime, ctx) ?? rpcFastPath(request, runtime, ctx) ?? appFor(runtime).fetch(request, env, ctx);
+          response = cardFastPath(request, runtime, ctx) ?? rpcFastPath(request, runtime, ctx) ?? appFor(runtime).fetch(request, env, ctx);
         } catch (error) {
-          return renderError(error);
+          response = renderError(error);
         }
+        if (request.body === null) return response;
+        return response instanceof Promise ? response.then(settle) : settle(response);
       };
       // The agent first (agents by path): synchronous once the isolate holds the host's index.
-      const found = findAgent(request, runtime, (promise) => ctx.waitUntil(promise));
+      const found = findAgent(request, runtime, keepAlive);
       return found ? found.then(dispatch, renderError) : dispatch();
     },
   };

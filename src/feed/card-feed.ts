@@ -54,6 +54,9 @@ function subscriptionOf(url: URL): Subscription {
   };
 }
 
+/** Close codes that only describe a closure, or are reserved, and are never sent in a Close frame (RFC 6455 §7.4.1). */
+const UNSENT_CLOSE_CODES = new Set([1004, 1005, 1006, 1015]);
+
 const refused = (reason: "BAD_REQUEST" | "UNAUTHENTICATED" | "UNAVAILABLE", message: string) =>
   // RFC 9110 §11.6.1: a 401 names the scheme it wants.
   httpFailureResponse(failure(reason, message, reason === "UNAUTHENTICATED" ? { headers: FEED_CHALLENGE } : {}));
@@ -123,8 +126,17 @@ export class CardFeed extends DurableObject<Env> {
     else socket.close(1003, "the feed takes no messages");
   }
 
-  /** The runtime answers the close frame itself (compatibility flag web_socket_auto_reply_to_close); nothing is kept per socket. */
-  override webSocketClose(): void {}
+  /**
+   * A client's Close frame is answered with one (RFC 6455 §5.5.1), echoing its status code; nothing is kept per
+   * socket. The runtime answers it only for a socket taken with accept() (compatibility flag
+   * web_socket_auto_reply_to_close), never for one taken through the Hibernation API: unanswered, the client
+   * would wait out its own closing timeout and see 1006 (abnormal closure) instead of its clean close.
+   */
+  override webSocketClose(socket: WebSocket, code: number, reason: string): void {
+    // 1005 (the client gave no code) and 1006 (it left without a Close frame) are answered without a code.
+    if (code >= 1000 && code <= 4999 && !UNSENT_CLOSE_CODES.has(code)) socket.close(code, reason);
+    else socket.close();
+  }
 
   /** Kept events after `since`, oldest first, preceded by a `feed.truncated` when some were dropped. */
   #replay(socket: WebSocket, since: number): number {

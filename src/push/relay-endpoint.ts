@@ -37,7 +37,7 @@ export async function handleRelayPost(edge: EdgeRequest, ref: string): Promise<R
   if (!REF.test(ref)) return refused(404, "unknown_ref");
   if (!token) return refused(401, "no_token");
   const maxBytes = Math.min(config.originReplyMaxBytes, NOTIFICATION_MAX_BYTES);
-  const read = await readMessageBody(edge.request, { maxBytes, timeoutMs: config.bodyTimeoutMs, excess: "cancel" });
+  const read = await readMessageBody(edge.request, { maxBytes, timeoutMs: config.bodyTimeoutMs });
   if (!read.ok) return read.reason === "too_large" ? refused(413, "too_large") : refused(400, read.reason);
   const notification = parseJson(new TextDecoder().decode(read.bytes));
   if (notification === undefined || exceedsDepth(notification)) return refused(400, "not_json");

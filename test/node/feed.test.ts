@@ -40,12 +40,14 @@ async function subscribe(dev: Dev, feed: string, query = "", headers: Record<str
   const socket = new NodeWebSocket(`${dev.base.replace(/^http/, "ws")}/_feed/${feed}${query}`, { headers });
   const messages: Message[] = [];
   socket.addEventListener("message", (event) => messages.push(JSON.parse(String(event.data)) as Message));
-  const closed = new Promise<void>((resolve) => socket.addEventListener("close", () => resolve()));
+  const closed = new Promise<CloseEvent>((resolve) => socket.addEventListener("close", resolve));
   await until(() => messages.some((m) => m.type === "feed.ready") || socket.readyState === WebSocket.CLOSED, "the feed's ready message");
   if (socket.readyState === WebSocket.CLOSED) throw new Error(`no subscription to ${feed}${query}`);
+  // The feed answers the client's Close frame (RFC 6455 §5.5.1): a clean close, not 1006 after the client's own timeout.
   const close = async () => {
     socket.close(1000);
-    await closed;
+    const { code, wasClean } = await closed;
+    expect({ code, wasClean }).toEqual({ code: 1000, wasClean: true });
   };
   return { messages, events: () => messages.filter((m) => m.type.startsWith("agent-card.")), close };
 }

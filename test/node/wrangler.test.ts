@@ -33,15 +33,16 @@ describe("npm run build", () => {
   // verifiers): 80.0 -> 84.1 KiB. The live feed (its Durable Object, tickets, the FEED_* variables): +2.7 KiB.
   // Telemetry (W3C Trace Context, the access record and its body observer, Analytics Engine data points):
   // +2.7 KiB. 90 KiB. One reading (src/messages/: the field tables of every A2A message the edge reads,
-  // 2.0 KiB gzip on their own, and the reader): 89.7 -> 94.0 KiB. 95 KiB.
-  it("bundles the worker offline with wrangler deploy --dry-run, within 95 KiB gzip", async () => {
+  // 2.0 KiB gzip on their own, and the reader): 89.7 -> 94.0 KiB. 95 KiB. A refusal held while the unread
+  // rest of its body is dropped (http/body.ts) and the feed's close reply: 94.4 -> 95.1 KiB. 96 KiB.
+  it("bundles the worker offline with wrangler deploy --dry-run, within 96 KiB gzip", async () => {
     const outdir = mkdtempSync(join(tmpdir(), "build-"));
     const { code, stdout, stderr } = await run("node_modules/.bin/wrangler", ["deploy", "--dry-run", "--outdir", outdir]);
     expect(code, stdout + stderr).toBe(0);
     expect(stdout).toContain("--dry-run: exiting now.");
     expect(readdirSync(outdir)).toContain("index.js");
     const gzipBytes = gzipSync(readFileSync(join(outdir, "index.js"))).length;
-    expect(gzipBytes).toBeLessThanOrEqual(95 * 1024);
+    expect(gzipBytes).toBeLessThanOrEqual(96 * 1024);
   });
 
   it("has generated binding types that match wrangler.toml (npm run types:check)", async () => {

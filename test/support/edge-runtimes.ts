@@ -3,7 +3,8 @@
 // worker's log lines to itself (workerd's through Miniflare's structured-log hook, wrangler's from its output),
 // so a suite reads the lines of its own calls and nothing reaches the console.
 import { join } from "node:path";
-import { buildBundle, serve, wranglerVars } from "../../bench/lib";
+import { serve, wranglerVars } from "../../bench/lib";
+import { builtBundle } from "./built-bundle";
 import { type LogEvent, logEvents } from "./console";
 import { startWorker } from "./e2e";
 
@@ -24,7 +25,7 @@ export interface Edge {
 let bundle: { path: string } | undefined;
 
 async function workerd(vars: Record<string, string>): Promise<Edge> {
-  bundle ??= buildBundle();
+  bundle ??= builtBundle();
   const lines: string[] = [];
   const served = await serve({
     modules: true,

@@ -96,24 +96,102 @@ function drainedOrClosed(socket: Socket): Promise<void> {
   });
 }
 
+/** How an oversized body is framed: its length declared, chunked, or chunked with a small length declared too. */
+export type Framing = "content-length" | "chunked" | "both";
 /**
- * Writes a chunked body of `prefix`, `total` bytes of `fill`, then `suffix`, in
- * 64 KiB chunks, respecting backpressure; stops when the socket closes.
+ * How a client behaves once the answer starts: `keeps` sends its whole body, reading as it goes (undici,
+ * browsers); `stops` stops sending at the status line and reads the rest of the answer (curl, Go), and
+ * waits for that status line once it has sent STOPS_WAIT_AFTER bytes (so an answer that waits for the whole
+ * body never comes, and the exchange fails, whatever the machine's load);
+ * `first` reads nothing until it has sent its whole body (Python's http.client).
  */
-export async function writeChunked(socket: Socket, total: number, fill = "x", prefix = "", suffix = ""): Promise<number> {
-  const writeOne = (data: Buffer) =>
-    socket.write(Buffer.concat([Buffer.from(`${data.length.toString(16)}\r\n`), data, Buffer.from("\r\n")]));
-  if (prefix) writeOne(Buffer.from(prefix));
-  const chunk = Buffer.from(fill.repeat(64 * 1024));
-  let sent = 0;
-  while (sent < total && !socket.destroyed && socket.writable) {
-    const size = Math.min(chunk.length, total - sent);
-    // One write per chunk: a chunk must never be split by a skipped write.
-    const ok = socket.write(Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), chunk.subarray(0, size), Buffer.from("\r\n")]));
-    sent += size;
-    if (!ok) await drainedOrClosed(socket);
-  }
-  if (suffix && !socket.destroyed && socket.writable) writeOne(Buffer.from(suffix));
-  if (!socket.destroyed && socket.writable) socket.write("0\r\n\r\n");
-  return sent;
+export type BodyClient = "keeps" | "stops" | "first";
+
+/** Body bytes a `stops` client sends before it waits for the status line: 4 times the worker's default cap. */
+export const STOPS_WAIT_AFTER = 4 * 1024 * 1024;
+
+export interface OversizedReply extends RawReply {
+  /** Body bytes the client had handed to its socket when the status line came. */
+  sentAtStatus: number;
+  /** Body bytes it had handed to its socket in all. */
+  sent: number;
+}
+
+/**
+ * POSTs a JSON-RPC call padded to `bytes` with the given framing, as the given kind of client, and resolves
+ * with the whole answer. Rejects if the connection ends before a whole answer was read (a reset that erased
+ * it included), or if none comes within `timeoutMs`.
+ */
+export function oversizedExchange(
+  port: number,
+  framing: Framing,
+  client: BodyClient,
+  bytes: number,
+  timeoutMs = 60_000,
+): Promise<OversizedReply> {
+  const prefix = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"pad":"');
+  const suffix = Buffer.from('"}}');
+  const head = {
+    "content-length": `Content-Length: ${bytes}\r\n`,
+    chunked: "Transfer-Encoding: chunked\r\n",
+    both: "Content-Length: 10\r\nTransfer-Encoding: chunked\r\n",
+  }[framing];
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let data = Buffer.alloc(0);
+    let sentAtStatus = -1;
+    let settled = false;
+    let writeError = "";
+    const bodySent = () => Math.max(0, socket.bytesWritten - Buffer.byteLength(requestHead));
+    const settle = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      const sent = bodySent();
+      socket.destroy();
+      if (error) reject(error);
+      else resolve({ ...parseReply(data.toString("utf8")), sentAtStatus, sent });
+    };
+    const timer = setTimeout(
+      () => settle(new Error(`no whole answer within ${timeoutMs} ms; got ${JSON.stringify(data.subarray(0, 200).toString())}`)),
+      timeoutMs,
+    );
+    const requestHead = `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${head}Connection: close\r\n\r\n`;
+    if (client === "first") socket.pause();
+    let statusCame: () => void = () => undefined;
+    const status = new Promise<void>((resolve) => (statusCame = resolve));
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    socket.on("data", (chunk: Buffer) => {
+      data = Buffer.concat([data, chunk]);
+      if (sentAtStatus < 0 && data.includes("\r\n")) {
+        sentAtStatus = bodySent();
+        statusCame();
+      }
+      if (complete(data)) settle();
+    });
+    socket.on("error", (error: NodeJS.ErrnoException) => (writeError = error.code ?? error.message));
+    socket.on("close", () =>
+      settle(
+        new Error(
+          `the connection ended before a whole answer (${writeError || "closed"}); got ${JSON.stringify(data.subarray(0, 200).toString())}`,
+        ),
+      ),
+    );
+    socket.once("connect", async () => {
+      const frame = (part: Buffer) =>
+        framing === "content-length" ? part : Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from("\r\n")]);
+      const sending = () => !socket.destroyed && socket.writable && !(client === "stops" && sentAtStatus >= 0);
+      socket.write(requestHead);
+      socket.write(frame(prefix));
+      const fill = Buffer.alloc(64 * 1024, "x");
+      for (let left = bytes - prefix.length - suffix.length; left > 0 && sending(); ) {
+        const part = fill.subarray(0, Math.min(fill.length, left));
+        left -= part.length;
+        if (!socket.write(frame(part))) await drainedOrClosed(socket);
+        if (client === "stops" && bytes - left >= STOPS_WAIT_AFTER) await Promise.race([status, closed]);
+      }
+      if (sending()) socket.write(framing === "content-length" ? suffix : Buffer.concat([frame(suffix), Buffer.from("0\r\n\r\n")]));
+      if (client === "first") socket.resume();
+    });
+  });
 }

@@ -268,14 +268,15 @@ describe("the feed's Durable Object", () => {
     const h = host("full");
     const stub = feeds.get(feeds.idFromName(h));
     const url = `https://card-feed.internal/subscribe?feed=${h}`;
-    const sockets: WebSocket[] = [];
-    for (let i = 0; i < 1000; i++) {
-      const response = await stub.fetch(url, { headers: { upgrade: "websocket" } });
-      expect(response.status).toBe(101);
-      const socket = response.webSocket as WebSocket;
-      socket.accept();
-      sockets.push(socket);
-    }
+    const sockets = await Promise.all(
+      Array.from({ length: 1000 }, async () => {
+        const response = await stub.fetch(url, { headers: { upgrade: "websocket" } });
+        expect(response.status).toBe(101);
+        const socket = response.webSocket as WebSocket;
+        socket.accept();
+        return socket;
+      }),
+    );
     const full = await subscribe(adminWorker({ FEED_TOKEN }), h).catch((error: Error) => error.message);
     expect(full).toMatch(/^no WebSocket: 503 .*as many subscribers as it takes/);
     expect(logs.events("feed_refused")).toMatchObject([{ feed: h, reason: "full", subscribers: 1000 }]);
@@ -286,6 +287,23 @@ describe("the feed's Durable Object", () => {
     const last = await until(() => subscribe(adminWorker({ FEED_TOKEN }), h).catch(() => undefined), "a place for one more");
     for (const socket of [...sockets]) socket.close(1000);
     last?.socket.close(1000);
+  });
+
+  // RFC 6455 §5.5.1: unanswered, the subscriber would wait out its closing timeout and see 1006 (abnormal closure).
+  // The test's bound lets that failure show its close code: workerd gives up on the handshake after 10 s.
+  it("answers a subscriber's Close frame with its own, echoing code and reason (none if none)", { timeout: 60_000 }, async () => {
+    const call = adminWorker({ FEED_TOKEN });
+    const h = host("leave");
+    for (const [code, reason] of [
+      [1000, ""],
+      [4001, "going away"],
+      [undefined, ""],
+    ] as const) {
+      const sub = await subscribe(call, h);
+      const closed = new Promise<CloseEvent>((resolve) => sub.socket.addEventListener("close", resolve));
+      sub.socket.close(code, reason || undefined);
+      expect(await closed, String(code)).toMatchObject({ code: code ?? 1005, reason, wasClean: true });
+    }
   });
 
   it("closes a socket that sends anything but ping (1003), or too much (1009); ping is answered pong", async () => {
