@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { convertV4MiniflareOptions, Miniflare, type V4MiniflareOptions } from "miniflare";
+import type { Miniflare, V4MiniflareOptions } from "miniflare";
 import { stopStarted } from "../test/support/processes";
 
 export const ROOT = new URL("../", import.meta.url).pathname;
@@ -152,6 +152,9 @@ function benchLogs({ level, message }: { level: string; message: string }): void
  * Stopped when the bench ends, if not before.
  */
 export async function serve(options: V4MiniflareOptions): Promise<{ url: URL; mf: Miniflare; stop: () => Promise<void> }> {
+  // Loaded here, not at the top: importing Miniflare takes ~0.7 s of CPU, which a bench refusing a bad
+  // option (or printing its usage) would pay before saying so.
+  const { convertV4MiniflareOptions, Miniflare } = await import("miniflare");
   // Miniflare 5 takes its own options shape; the single-worker (v4) form is converted, as wrangler does.
   const mf = new Miniflare(
     convertV4MiniflareOptions({

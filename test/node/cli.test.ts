@@ -20,8 +20,10 @@ function script(name: string, args: string[], env: Record<string, string>) {
   return run(command === "tsx" ? "node_modules/.bin/tsx" : command!, [...rest, ...args], env);
 }
 
-describe("npm run card", () => {
-  it("prints the hybrid card for a public base by default", async () => {
+// Each test runs its own processes, on their own files: the three blocks below run their tests side by side
+// (vitest's maxConcurrency at a time), and each asserts with its own test's expect.
+describe.concurrent("npm run card", () => {
+  it("prints the hybrid card for a public base by default", async ({ expect }) => {
     const { code, stdout } = await card("--base", "https://agents.example.com");
     expect(code).toBe(0);
     const body = JSON.parse(stdout);
@@ -30,7 +32,7 @@ describe("npm run card", () => {
     expect(body.supportedInterfaces[0].url).toBe("https://agents.example.com/");
   });
 
-  it("prints each variant valid against its schema, with RPC path and version order", async () => {
+  it("prints each variant valid against its schema, with RPC path and version order", async ({ expect }) => {
     const v1 = JSON.parse(
       (await card("--base", "https://a.example.com/p", "--variant", "v1", "--rpc-path", "/rpc", "--protocol-versions", "0.3,1.0")).stdout,
     );
@@ -44,7 +46,7 @@ describe("npm run card", () => {
     }
   });
 
-  it("writes the card to --out, from another --source, narrowed by --skills", async () => {
+  it("writes the card to --out, from another --source, narrowed by --skills", async ({ expect }) => {
     const dir = mkdtempSync(join(tmpdir(), "card-"));
     const source = join(dir, "doc.json");
     writeFileSync(source, JSON.stringify({ name: "Static", skills: [{ name: "One" }, { name: "Two" }] }));
@@ -68,26 +70,26 @@ describe("npm run card", () => {
     expect(written.skills.map((s: any) => s.name)).toEqual(["Two"]);
   });
 
-  it.each([
+  it.for<[string[], RegExp]>([
     [["--variant", "v1"], /--base .* is required/],
     [["--base", "not a url"], /--base: expected an absolute http\(s\) URL/],
     [["--base", "https://a.example.com", "--variant", "v2"], /--variant must be one of/],
     [["--base", "https://a.example.com", "--source", "/nonexistent.json"], /cannot read/],
     [["--base", "https://a.example.com", "--rpc-path", "no-slash"], /--rpc-path: expected a path/],
-  ])("refuses %j with a readable error and exit code 2", async (args, message) => {
+  ])("refuses %j with a readable error and exit code 2", async ([args, message], { expect }) => {
     const { code, stderr } = await card(...args);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
   });
 
-  it("creates the folders --out names (a fresh clone has no public/.well-known/)", async () => {
+  it("creates the folders --out names (a fresh clone has no public/.well-known/)", async ({ expect }) => {
     const out = join(mkdtempSync(join(tmpdir(), "card-")), "a", "b", "c.json");
     const { code, stderr } = await card("--base", "https://a.example.com", "--variant", "v1", "--out", out);
     expect(code, stderr).toBe(0);
     expect(schemaErrors.v1Card(JSON.parse(readFileSync(out, "utf8")))).toEqual([]);
   });
 
-  it("refuses an invalid source document, naming the field", async () => {
+  it("refuses an invalid source document, naming the field", async ({ expect }) => {
     const dir = mkdtempSync(join(tmpdir(), "card-"));
     const source = join(dir, "bad.json");
     writeFileSync(source, JSON.stringify({ iconUrl: "not a url" }));
@@ -96,7 +98,9 @@ describe("npm run card", () => {
     expect(stderr).toMatch(/iconUrl: Invalid URL/);
   });
 
-  it("publishes each seed's card, and --check prints its repairs, exiting non-zero only when it cannot be published", async () => {
+  it("publishes each seed's card, and --check prints its repairs, exiting non-zero only when it cannot be published", async ({
+    expect,
+  }) => {
     const seeds = join(ROOT, "test/fixtures/cards");
     const checked = await card("--source", join(seeds, "lc-a2a.json"), "--check");
     expect(checked.code).toBe(0);
@@ -116,8 +120,8 @@ describe("npm run card", () => {
   });
 });
 
-describe("bad usage, in every script and bench", () => {
-  it.each<[string, string[], Record<string, string>, string]>([
+describe.concurrent("bad usage, in every script and bench", () => {
+  it.for<[string, string[], Record<string, string>, string]>([
     ["card", ["--bogus"], {}, "card: unknown option --bogus"],
     ["card", ["--base"], {}, "card: --base needs a value"],
     ["keys", ["--nope"], {}, "keys: unknown option --nope"],
@@ -160,7 +164,7 @@ describe("bad usage, in every script and bench", () => {
       { LOAD_ONLY: "card,bogus" },
       'load: LOAD_ONLY must be one of card, SendMessage, stream, bad request, page/jwks/404, not "bogus"',
     ],
-  ])("npm run %s %j with %j: exit 2, one line saying what is wrong, then the usage", async (name, args, env, message) => {
+  ])("npm run %s %j with %j: exit 2, one line saying what is wrong, then the usage", async ([name, args, env, message], { expect }) => {
     const { code, stdout, stderr } = await script(name, args, env);
     expect(code, stderr).toBe(2);
     expect(stdout).toBe("");
@@ -171,16 +175,17 @@ describe("bad usage, in every script and bench", () => {
   });
 });
 
-describe("help and the assertion key", () => {
-  it("prints the usage on stdout and exits 0 for --help", async () => {
-    for (const name of ["keys", "card", "skills:push", "stats", "origin", "issuer"]) {
-      const { code, stdout, stderr } = await script(name, ["--help"], {});
+describe.concurrent("help and the assertion key", () => {
+  it("prints the usage on stdout and exits 0 for --help", async ({ expect }) => {
+    const names = ["keys", "card", "skills:push", "stats", "origin", "issuer"];
+    const helped = await Promise.all(names.map((name) => script(name, ["--help"], {})));
+    for (const [i, { code, stdout, stderr }] of helped.entries()) {
       expect(code, stderr).toBe(0);
-      expect(stdout, name).toMatch(/^usage: .*npm run /);
+      expect(stdout, names[i]).toMatch(/^usage: .*npm run /);
     }
   });
 
-  it("keys --for assertion prints the AUTH_ASSERTION_KEY commands, never CARD_SIGNING_KEY", async () => {
+  it("keys --for assertion prints the AUTH_ASSERTION_KEY commands, never CARD_SIGNING_KEY", async ({ expect }) => {
     const { code, stdout } = await script("keys", ["--for", "assertion", "--kid", "caller-1"], {});
     expect(code).toBe(0);
     expect(stdout).toContain("| npx wrangler secret put AUTH_ASSERTION_KEY");

@@ -14,6 +14,7 @@ import type { MessageSendParams } from "a2a-sdk-03";
 import { A2AClient as A2AClient03 } from "a2a-sdk-03/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { v1ResponseErrors, v03ResponseErrors } from "../support/bridge-schemas";
+import { captureConsole } from "../support/console";
 import { collect, startWorker } from "../support/e2e";
 import { ensurePeers, type Peer, startAdkPeer, startVoltAgentPeer } from "../support/peers";
 import type { Started } from "../support/processes";
@@ -150,7 +151,17 @@ describe.each(PEERS)("%s as the origin, its own card published by the edge", (_n
           }),
         );
       const direct03 = await A2AClient03.fromCardUrl(peer.cardUrl);
+      // @a2a-js/sdk 0.2.5 writes a stream it cannot parse to the console before throwing: taken here, and it must be
+      // its report of that failure (the frame with the stray U+001E), written only when the stream failed.
+      const sdkConsole = captureConsole();
       const [streamedViaEdge, streamedItself] = [await streamed(client), await streamed(direct03)];
+      sdkConsole.restore();
+      if ("failed" in streamedViaEdge) {
+        for (const line of sdkConsole.lines) {
+          expect(line).toMatch(/^(Failed to parse SSE event data|Error reading or parsing SSE stream)/);
+          expect(line).toContain("\u001e{");
+        }
+      } else expect(sdkConsole.lines).toEqual([]);
       expect("failed" in streamedViaEdge).toBe("failed" in streamedItself);
       if ("kinds" in streamedViaEdge && "kinds" in streamedItself) {
         expect(streamedViaEdge.kinds).toEqual(streamedItself.kinds);

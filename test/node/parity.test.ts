@@ -1,8 +1,8 @@
 import { createServer, type ServerResponse } from "node:http";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBundle, serve, wranglerVars } from "../../bench/lib";
-import { type Captured, captureConsole, logEvents } from "../support/console";
+import { logEvents } from "../support/console";
 import {
   apiKeys,
   type CallContext,
@@ -12,6 +12,7 @@ import {
   deploymentVars,
   expectLogs,
   expectOutcome,
+  inOneRateWindow,
   keyOf,
   normalAnswer,
   type OriginReply,
@@ -27,41 +28,73 @@ import { exchange } from "../support/raw-bounded";
 /** The RATE_LIMITER rule of both runtimes: refused calls of one setup (by address) stay under it. */
 const RATE_LIMIT = { limit: 10, period: 60 } as const;
 
-// ---- the origin: one process for every setup, answering JSON-RPC at /rpc and REST under /a2a/rest ----
+// ---- the origin: one server per runtime and setup, answering JSON-RPC at /rpc and REST under /a2a/rest ----
 
-const origin = {
-  base: "",
-  host: "",
-  received: [] as OriginSeen[],
-  sent: [] as string[],
-  plan: normalAnswer as (seen: OriginSeen) => OriginReply,
-  record: true,
-  held: new Set<ServerResponse>(),
-};
-const server = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on("data", (chunk: Buffer) => chunks.push(chunk));
-  req.on("end", () => {
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]));
-    const seen: OriginSeen = { method: req.method ?? "", path: req.url ?? "", headers, body: Buffer.concat(chunks).toString() };
-    let reply: OriginReply;
-    try {
-      reply = origin.plan(seen);
-    } catch (error) {
-      reply = { status: 599, headers: { "content-type": "text/plain" }, chunks: [String(error)] };
-    }
-    if (origin.record) {
-      origin.received.push(seen);
-      origin.sent.push(reply.chunks.join(""));
-    }
-    res.writeHead(reply.status, reply.headers);
-    for (const chunk of reply.chunks) res.write(chunk);
-    if (reply.hold) {
-      origin.held.add(res);
-      res.on("close", () => origin.held.delete(res));
-    } else res.end();
+interface Origin {
+  base: string;
+  host: string;
+  received: OriginSeen[];
+  sent: string[];
+  plan: (seen: OriginSeen) => OriginReply;
+  record: boolean;
+  held: Set<ServerResponse>;
+  close: () => Promise<void>;
+}
+
+async function startOrigin(): Promise<Origin> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]));
+      const seen: OriginSeen = { method: req.method ?? "", path: req.url ?? "", headers, body: Buffer.concat(chunks).toString() };
+      let reply: OriginReply;
+      try {
+        reply = origin.plan(seen);
+      } catch (error) {
+        reply = { status: 599, headers: { "content-type": "text/plain" }, chunks: [String(error)] };
+      }
+      if (origin.record) {
+        origin.received.push(seen);
+        origin.sent.push(reply.chunks.join(""));
+      }
+      res.writeHead(reply.status, reply.headers);
+      for (const chunk of reply.chunks) res.write(chunk);
+      if (reply.hold) {
+        origin.held.add(res);
+        res.on("close", () => origin.held.delete(res));
+      } else res.end();
+    });
   });
-});
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const host = `127.0.0.1:${(server.address() as { port: number }).port}`;
+  const origin: Origin = {
+    base: `http://${host}`,
+    host,
+    received: [],
+    sent: [],
+    plan: normalAnswer,
+    record: true,
+    held: new Set(),
+    close: async () => {
+      for (const res of origin.held) res.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  return origin;
+}
+
+/** Resolves once every response in `held` has closed, or after `ms`. */
+function closed(held: Set<ServerResponse>, ms: number): Promise<void> {
+  if (held.size === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void Promise.all([...held].map((res) => new Promise((done) => res.once("close", done)))).then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
 
 // ---- the runtimes ----
 
@@ -71,14 +104,38 @@ interface Target {
   events: (mark: number) => string[];
   /** A position in the log, for `events`. */
   mark: () => number;
+  /** Resolves when the log grows, or after `ms`. */
+  grown: (ms: number) => Promise<void>;
   stop: () => Promise<void>;
+}
+
+/** Waits for a log's next line: `notify` is called as it grows. */
+function logWaits(): { notify: () => void; grown: (ms: number) => Promise<void> } {
+  const waiting = new Set<() => void>();
+  return {
+    notify: () => {
+      for (const wake of waiting) wake();
+    },
+    grown: (ms) =>
+      new Promise((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          waiting.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, ms);
+        waiting.add(wake);
+      }),
+  };
 }
 
 let bundle: { path: string };
 let keys: string;
-let logs: Captured | undefined;
 
 async function workerd(vars: Record<string, string>): Promise<Target> {
+  // The worker's log lines, this target's alone (Miniflare would print them through this process's console).
+  const lines: string[] = [];
+  const { notify, grown } = logWaits();
   const served = await serve({
     modules: true,
     scriptPath: bundle.path,
@@ -88,14 +145,18 @@ async function workerd(vars: Record<string, string>): Promise<Target> {
     durableObjects: { PUSH_RELAYS: { className: "PushRelay", useSQLite: true } },
     bindings: { ...wranglerVars(), ...vars },
     ratelimits: { RATE_LIMITER: { namespace_id: "1001", simple: RATE_LIMIT } },
+    handleStructuredLogs: ({ message }) => {
+      lines.push(message);
+      notify();
+    },
   });
   const kv = await served.mf.getKVNamespace("SKILLS");
   await kv.put("default", JSON.stringify(DOCUMENT));
-  // Miniflare prints the worker's console through this process's console, taken per test (beforeEach below).
   return {
     port: Number(served.url.port),
-    mark: () => logs?.lines.length ?? 0,
-    events: (mark) => (logs?.lines.slice(mark) ?? []).flatMap((line) => logEvents(line).map((e) => e.event)),
+    mark: () => lines.length,
+    events: (mark) => lines.slice(mark).flatMap((line) => logEvents(line).map((e) => e.event)),
+    grown,
     stop: served.stop,
   };
 }
@@ -104,11 +165,19 @@ async function workerd(vars: Record<string, string>): Promise<Target> {
 async function wranglerDev(vars: Record<string, string>): Promise<Target> {
   const ratelimits = `\n[[ratelimits]]\nname = "RATE_LIMITER"\nnamespace_id = "1001"\nsimple = { limit = ${RATE_LIMIT.limit}, period = ${RATE_LIMIT.period} }\n`;
   const { args, cleanUp } = await wranglerDevDir("parity-dev-", { default: DOCUMENT }, vars, ratelimits);
-  const { dev, base } = await startWranglerDev(args);
+  // A dev that never started stops itself (startWranglerDev); its directory goes with it.
+  const { dev, base } = await startWranglerDev(args).catch((error: unknown) => {
+    cleanUp();
+    throw error;
+  });
+  const { notify, grown } = logWaits();
+  dev.child.stdout?.on("data", notify);
+  dev.child.stderr?.on("data", notify);
   return {
     port: Number(new URL(base).port),
     mark: () => dev.output().length,
     events: (mark) => logEvents(dev.output().slice(mark)).map((e) => e.event),
+    grown,
     stop: async () => {
       await dev.stop();
       cleanUp();
@@ -124,13 +193,6 @@ const RUNTIMES = [
 beforeAll(async () => {
   bundle = buildBundle();
   keys = await apiKeys();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin.host = `127.0.0.1:${(server.address() as { port: number }).port}`;
-  origin.base = `http://${origin.host}`;
-});
-afterAll(async () => {
-  for (const res of origin.held) res.destroy();
-  await new Promise((resolve) => server.close(resolve));
 });
 
 // ---- the rows ----
@@ -147,11 +209,12 @@ function contextOf(rowIndex: number, comboIndex: number): CallContext {
   };
 }
 
-async function runRow(target: Target, row: Row, rowIndex: number, comboIndex: number): Promise<void> {
+async function runRow(target: Target, origin: Origin, row: Row, rowIndex: number, comboIndex: number): Promise<void> {
   const { combo } = cases().find((one) => one.rowIndex === rowIndex && one.comboIndex === comboIndex)!;
   const ctx = contextOf(rowIndex, comboIndex);
   origin.plan = normalAnswer;
   origin.record = false;
+  if (row.before) await inOneRateWindow(RATE_LIMIT.period);
   for (const before of row.before?.(combo, ctx) ?? []) {
     const answer = await exchange(target.port, before, 10_000, 1024 * 1024);
     expect(answer.status, `a call before the row: ${answer.body}`).toBeLessThan(300);
@@ -167,38 +230,59 @@ async function runRow(target: Target, row: Row, rowIndex: number, comboIndex: nu
     const reply = await exchange(target.port, call, row.read?.ms ?? 5000, row.read?.maxBytes ?? 1024 * 1024);
     const outcome: Outcome = { ...reply, elapsedMs: Date.now() - started, received: origin.received, sent: origin.sent };
     await expectOutcome(row, combo, ctx, call, outcome, origin.host);
-    // A client that went away cancels the origin's response (README "The proxy"): wait for that before
-    // ending a held one ourselves, which the edge would rightly log as a broken origin stream.
-    for (const deadline = Date.now() + 1000; origin.held.size > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+    // A reply the edge ended: it has stopped reading the origin, and cancels the origin's response (README
+    // "The proxy"); wait for that before ending a held one ourselves, which the edge would rightly log as a
+    // broken origin stream. A reply the client cut instead (a native stream) is still being relayed, and
     // workerd learns that a client left only when it next writes to it: an origin stream that holds still
-    // is never cancelled. The origin then ends it cleanly (an origin that died is a row of its own).
+    // is never cancelled, so nothing is waited for.
+    if (reply.ended) await closed(origin.held, 1000);
+    // The origin then ends it cleanly (an origin that died is a row of its own).
     for (const res of origin.held) res.end();
-    for (const deadline = Date.now() + 1000; origin.held.size > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+    await closed(origin.held, 1000);
     // Log lines may trail the reply (a process's output): wait for those the row must produce.
     const wanted = [...(row.logs?.(combo) ?? []), ...(row.unrouted?.(combo) ? [] : ["access"])];
     const deadline = Date.now() + 3000;
     while (!wanted.every((event) => target.events(mark).includes(event)) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
+      await target.grown(deadline - Date.now());
     expectLogs(row, combo, target.events(mark), 0, false);
   } finally {
     for (const res of origin.held) res.destroy();
   }
 }
 
-describe.each(RUNTIMES)("parity over raw sockets, %s", (_runtime, start) => {
-  describe.each(SETUPS)("origin setup %s", (setup: Setup) => {
-    let target: Target;
-    beforeAll(async () => {
-      target = await start(deploymentVars(setup, origin.base, keys));
-    }, 120_000);
-    afterAll(async () => {
-      await target?.stop();
+// The runtimes, and each one's setups, run side by side: each setup has a worker process, an origin and a
+// log of its own. A setup's rows run one after another (they share its origin's plan and its log).
+describe.concurrent.each(RUNTIMES)("parity over raw sockets, %s", (_runtime, start) => {
+  const setups = new Map<Setup, { origin: Origin; target: Target }>();
+  // Started together in one hook: hooks and tests share vitest's concurrency limit, and a hook per setup would
+  // hold the slots of the other runtime's rows for as long as wrangler dev takes to start.
+  beforeAll(async () => {
+    const starts = SETUPS.map(async (setup) => {
+      const origin = await startOrigin();
+      try {
+        setups.set(setup, { origin, target: await start(deploymentVars(setup, origin.base, keys)) });
+      } catch (error) {
+        await origin.close();
+        throw error;
+      }
     });
-    // What the built bundle's workerd logs reaches this process's console: taken for each test.
-    beforeEach(() => {
-      logs = captureConsole();
-    });
+    // All settled before a failure is reported: whatever started is in `setups`, to be stopped.
+    await Promise.allSettled(starts);
+    await Promise.all(starts);
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(
+      [...setups.values()].map(async ({ origin, target }) => {
+        await target.stop();
+        await origin.close();
+      }),
+    );
+  });
+  describe.concurrent.each(SETUPS)("origin setup %s", (setup: Setup) => {
     for (const { name, row, rowIndex, comboIndex } of cases((c) => c.setup === setup))
-      it(name, () => runRow(target, row, rowIndex, comboIndex), 30_000);
+      it(name, { concurrent: false, timeout: 30_000 }, () => {
+        const { target, origin } = setups.get(setup)!;
+        return runRow(target, origin, row, rowIndex, comboIndex);
+      });
   });
 });

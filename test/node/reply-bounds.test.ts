@@ -6,6 +6,7 @@
 // redirect or HTML never reaches the client, only the edge's fixed body (README "Faults").
 // The same rules at small sizes for every binding and origin kind: test/node/parity.test.ts.
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -104,11 +105,23 @@ let bundle: { path: string };
 let logs: Captured | undefined;
 const started: Target[] = [];
 
-/** The workerd processes that appeared while `start` ran: the target's own (another runtime's never count). */
+/** The parent of `pid` (the field after the command in /proc/<pid>/stat); -1 for a process gone. */
+function parentOf(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
+  } catch {
+    return -1;
+  }
+}
+
+/**
+ * The workerd processes this process started while `start` ran (Miniflare's): the target's own. Another
+ * runtime's never count, nor a wrangler dev's starting meanwhile (its workerd is its own child, not ours).
+ */
 async function withNewPids<T>(start: () => Promise<T>): Promise<[T, number[]]> {
   const before = new Set(workerdPids());
   const value = await start();
-  return [value, workerdPids().filter((pid) => !before.has(pid))];
+  return [value, workerdPids().filter((pid) => !before.has(pid) && parentOf(pid) === process.pid)];
 }
 
 async function workerd(vars: Record<string, string>): Promise<Target> {
@@ -135,10 +148,15 @@ async function workerd(vars: Record<string, string>): Promise<Target> {
 
 async function wranglerDev(vars: Record<string, string>): Promise<Target> {
   const { args, cleanUp } = await wranglerDevDir("reply-bounds-dev-", { default: DOCUMENT }, vars);
-  const [{ dev, base }, pids] = await withNewPids(() => startWranglerDev(args));
+  // A dev that never started stops itself (startWranglerDev); its directory goes with it.
+  const { dev, base } = await startWranglerDev(args).catch((error: unknown) => {
+    cleanUp();
+    throw error;
+  });
   const target: Target = {
     port: Number(new URL(base).port),
-    pids,
+    // The workerd below it: wrangler dev's start side by side, so not every one that appeared meanwhile.
+    pids: workerdPids(dev.child.pid!),
     mark: () => dev.output().length,
     events: (mark) => logEvents(dev.output().slice(mark)).map((e) => e.event),
     stop: async () => {
@@ -150,13 +168,44 @@ async function wranglerDev(vars: Record<string, string>): Promise<Target> {
   return target;
 }
 
+/** A runtime's three deployments: a JSON-RPC 1.0 origin, a REST-only origin speaking 1.0, one speaking 0.3. */
+interface Deployments {
+  rpcOrigin: Target;
+  restOrigin: Target;
+  rest03Origin: Target;
+}
+
+/** The three, started one after another or side by side. */
+async function deploy(start: (vars: Record<string, string>) => Promise<Target>, together: boolean): Promise<Deployments> {
+  const common = { REST_PATH: "/rest", AUTH_API_KEYS: API_KEYS, KV_CACHE_TTL: "0" };
+  const rest = { ...common, ORIGIN_BINDING: "http+json", ORIGIN_REST_URL: `${origin.base}/rest` };
+  const rpcVars = { ...common, ORIGIN_URL: `${origin.base}/rpc`, ORIGIN_PROTOCOL_VERSIONS: "1.0" };
+  const restVars = { ...rest, ORIGIN_PROTOCOL_VERSIONS: "1.0" };
+  const rest03Vars = { ...rest, ORIGIN_PROTOCOL_VERSIONS: "0.3" };
+  if (!together) return { rpcOrigin: await start(rpcVars), restOrigin: await start(restVars), rest03Origin: await start(rest03Vars) };
+  const [rpc, restOnly, rest03] = [start(rpcVars), start(restVars), start(rest03Vars)];
+  // All settled before a failure is reported: whatever started is in `started`, to be stopped.
+  await Promise.allSettled([rpc, restOnly, rest03]);
+  return { rpcOrigin: await rpc, restOrigin: await restOnly, rest03Origin: await rest03 };
+}
+
+/** Each runtime's deployments, by runtime name, started once for the file. */
+const deployed = new Map<string, Promise<Deployments>>();
+
 beforeAll(async () => {
   bundle = buildBundle();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   origin.base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  // wrangler dev's take seconds each: started side by side, first, and waited for by their suite (after
+  // workerd's tests). workerd's one at a time: a target's processes are those that appeared while it started.
+  const devs = deploy(wranglerDev, true);
+  devs.catch(() => undefined); // reported by the suite that waits for it
+  deployed.set(WRANGLER_DEV, devs);
+  deployed.set(WORKERD, Promise.resolve(await deploy(workerd, false)));
 }, 120_000);
 afterAll(async () => {
   for (const res of origin.open) res.destroy();
+  await Promise.allSettled(deployed.values());
   for (const target of started.reverse()) await target.stop();
   await new Promise((resolve) => server.close(resolve));
 });
@@ -241,30 +290,19 @@ async function eventsSince(target: Target, mark: number, wanted: string): Promis
   return target.events(mark);
 }
 
+const WORKERD = "workerd (built bundle)";
+const WRANGLER_DEV = "wrangler dev";
 const RUNTIMES = [
-  ["workerd (built bundle)", workerd, 100 * MiB],
-  ["wrangler dev", wranglerDev, 60 * MiB],
+  [WORKERD, 100 * MiB],
+  [WRANGLER_DEV, 60 * MiB],
 ] as const;
 
-describe.each(RUNTIMES)("replies the edge reads are bounded, %s", (_name, start, jsonSize) => {
-  const common = { REST_PATH: "/rest", AUTH_API_KEYS: API_KEYS, KV_CACHE_TTL: "0" };
+describe.each(RUNTIMES)("replies the edge reads are bounded, %s", (name, jsonSize) => {
   let rpcOrigin: Target; // JSON-RPC origin speaking 1.0
   let restOrigin: Target; // REST-only origin speaking 1.0
   let rest03Origin: Target; // REST-only origin speaking 0.3
   beforeAll(async () => {
-    rpcOrigin = await start({ ...common, ORIGIN_URL: `${origin.base}/rpc`, ORIGIN_PROTOCOL_VERSIONS: "1.0" });
-    restOrigin = await start({
-      ...common,
-      ORIGIN_BINDING: "http+json",
-      ORIGIN_REST_URL: `${origin.base}/rest`,
-      ORIGIN_PROTOCOL_VERSIONS: "1.0",
-    });
-    rest03Origin = await start({
-      ...common,
-      ORIGIN_BINDING: "http+json",
-      ORIGIN_REST_URL: `${origin.base}/rest`,
-      ORIGIN_PROTOCOL_VERSIONS: "0.3",
-    });
+    ({ rpcOrigin, restOrigin, rest03Origin } = await deployed.get(name)!);
   }, 150_000);
 
   it(`a REST-only origin's ${jsonSize / MiB} MiB JSON answer to message:send: 502 to the JSON-RPC client, RSS bounded`, async ({

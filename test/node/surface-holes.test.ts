@@ -5,14 +5,12 @@
 // them. The same holes through the worker in workerd, with more cases, are in
 // test/worker/surface-holes.test.ts.
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLocalJWKSet, decodeJwt, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBundle, serve, wranglerVars } from "../../bench/lib";
-import { ROOT, run, startWranglerDev } from "../support/processes";
+import { startWranglerDev, wranglerDevDir } from "../support/processes";
 import { raw } from "../support/raw-http";
 
 interface Received {
@@ -59,18 +57,6 @@ const stops: Array<() => Promise<unknown>> = [];
 let bundle: { path: string };
 let origin: Recorder;
 let other: Recorder;
-beforeAll(async () => {
-  bundle = buildBundle();
-  origin = await recorder();
-  other = await recorder();
-  stops.push(
-    () => new Promise((r) => origin.server.close(r)),
-    () => new Promise((r) => other.server.close(r)),
-  );
-});
-afterAll(async () => {
-  for (const stop of stops.reverse()) await stop();
-});
 
 const RATE_LIMIT = { limit: 3, period: 60 } as const;
 
@@ -96,41 +82,61 @@ const workerd: Start = async (vars, documents = {}, rateLimited = false) => {
 };
 
 /**
- * wrangler.toml with `main` made absolute and, for the rate limit, the `[[ratelimits]]` binding a
- * deployment declares (see the README's deploy guide), in a directory of its own.
+ * The worker under `wrangler dev` with KV documents stored first, in a directory of its own: wrangler.toml and,
+ * for the rate limit, the `[[ratelimits]]` binding a deployment declares (see the README's deploy guide).
  */
-function wranglerConfig(rateLimited: boolean): string {
-  const dir = join(ROOT, "test-output", rateLimited ? "wrangler-ratelimit" : "wrangler-plain");
-  mkdirSync(dir, { recursive: true });
-  let config = readFileSync(join(ROOT, "wrangler.toml"), "utf8").replace(
-    /^main = "(.+)"$/m,
-    (_l, main: string) => `main = ${JSON.stringify(join(ROOT, main))}`,
-  );
-  if (rateLimited) {
-    config += `\n[[ratelimits]]\nname = "RATE_LIMITER"\nnamespace_id = "1001"\nsimple = { limit = ${RATE_LIMIT.limit}, period = ${RATE_LIMIT.period} }\n`;
-  }
-  const path = join(dir, "wrangler.toml");
-  writeFileSync(path, config);
-  return path;
-}
-
-/** The worker under `wrangler dev`, with KV documents stored first by `wrangler kv key put --local`. */
 const wranglerDev: Start = async (vars, documents = {}, rateLimited = false) => {
-  const config = wranglerConfig(rateLimited);
-  const dir = mkdtempSync(join(tmpdir(), "holes-dev-"));
-  const persist = join(dir, "state");
-  for (const [key, value] of Object.entries(documents)) {
-    const file = join(dir, `${key}.json`);
-    writeFileSync(file, JSON.stringify(value));
-    const args = ["kv", "key", "put", key, "--path", file, "--binding", "SKILLS", "--local", "--persist-to", persist, "--config", config];
-    const put = await run("node_modules/.bin/wrangler", args);
-    expect(put.code, put.stderr).toBe(0);
-  }
-  const varArgs = Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-  const { dev, base } = await startWranglerDev(["--config", config, "--persist-to", persist, ...varArgs]);
-  stops.push(dev.stop);
+  const ratelimits = rateLimited
+    ? `\n[[ratelimits]]\nname = "RATE_LIMITER"\nnamespace_id = "1001"\nsimple = { limit = ${RATE_LIMIT.limit}, period = ${RATE_LIMIT.period} }\n`
+    : "";
+  const { args, cleanUp } = await wranglerDevDir("holes-dev-", documents, vars, ratelimits);
+  // A dev that never started stops itself (startWranglerDev); its directory goes with it.
+  const { dev, base } = await startWranglerDev(args).catch((error: unknown) => {
+    cleanUp();
+    throw error;
+  });
+  stops.push(async () => {
+    await dev.stop();
+    cleanUp();
+  });
   return { port: Number(new URL(base).port) };
 };
+
+/** What a block deploys: made once the recorders listen. */
+interface Deployment {
+  vars: Record<string, string>;
+  documents?: Record<string, unknown>;
+  rateLimited?: boolean;
+}
+const planned: Array<{ start: Start; make: () => Deployment | Promise<Deployment>; target: Target }> = [];
+
+/** A block's deployment on `start`'s runtime, whose port is set before the first test. */
+function deployed(start: Start, make: () => Deployment | Promise<Deployment>): Target {
+  const target = { port: 0 };
+  planned.push({ start, make, target });
+  return target;
+}
+
+beforeAll(async () => {
+  bundle = buildBundle();
+  origin = await recorder();
+  other = await recorder();
+  stops.push(
+    () => new Promise((r) => origin.server.close(r)),
+    () => new Promise((r) => other.server.close(r)),
+  );
+  // Every block's deployments side by side: wrangler dev takes seconds to start, each.
+  const starts = planned.map(async ({ start, make, target }) => {
+    const { vars, documents, rateLimited } = await make();
+    target.port = (await start(vars, documents, rateLimited)).port;
+  });
+  // All settled before a failure is reported: whatever started is in `stops`.
+  await Promise.allSettled(starts);
+  await Promise.all(starts);
+}, 120_000);
+afterAll(async () => {
+  for (const stop of stops.reverse()) await stop();
+});
 
 const TARGETS = [
   ["workerd (built bundle)", workerd],
@@ -152,15 +158,18 @@ const sha256Hex = (text: string) => createHash("sha256").update(text).digest("he
 
 describe.each(TARGETS)("caller path segments never leave ORIGIN_REST_URL, %s", (_name, start) => {
   let port: number;
-  beforeAll(async () => {
-    ({ port } = await start({
+  const target = deployed(start, () => ({
+    vars: {
       ORIGIN_BINDING: "http+json",
       ORIGIN_REST_URL: `${origin.url}a2a/rest`,
       ORIGIN_PROTOCOL_VERSIONS: "1.0",
       ORIGIN_HEADERS: JSON.stringify({ Authorization: "Bearer origin-secret-0123" }),
       EDGE_AUTH: "off",
       REST_PATH: "/rest",
-    }));
+    },
+  }));
+  beforeAll(() => {
+    ({ port } = target);
   });
 
   it("refuses `..`, `.` and encoded dot segments from params, queries and paths; the origin gets nothing outside its base", async () => {
@@ -202,13 +211,11 @@ describe.each(TARGETS)("caller path segments never leave ORIGIN_REST_URL, %s", (
 
 describe.each(TARGETS)("METHOD_ALLOWLIST and A2A-Version on the REST binding, %s", (_name, start) => {
   let port: number;
-  beforeAll(async () => {
-    ({ port } = await start({
-      ORIGIN_URL: origin.url,
-      EDGE_AUTH: "off",
-      REST_PATH: "/rest",
-      METHOD_ALLOWLIST: "SendMessage,message/send",
-    }));
+  const target = deployed(start, () => ({
+    vars: { ORIGIN_URL: origin.url, EDGE_AUTH: "off", REST_PATH: "/rest", METHOD_ALLOWLIST: "SendMessage,message/send" },
+  }));
+  beforeAll(() => {
+    ({ port } = target);
   });
 
   it("refuses every operation the list does not name, on the REST routes of both versions; nothing reaches the origin", async () => {
@@ -262,7 +269,7 @@ describe.each(TARGETS)("callers, assertions, issuers and signatures, %s", (_name
   let port: number;
   let issuer: { url: string; hits: number; server: Server };
 
-  beforeAll(async () => {
+  const target = deployed(start, async () => {
     // An OpenID provider that is down: every request is a 503, counted.
     issuer = await new Promise((resolve) => {
       const state = {
@@ -280,8 +287,8 @@ describe.each(TARGETS)("callers, assertions, issuers and signatures, %s", (_name
     });
     stops.push(() => new Promise((r) => issuer.server.close(r)));
     const sso = { type: "openIdConnect", openIdConnectUrl: `${issuer.url}/.well-known/openid-configuration` };
-    ({ port } = await start(
-      {
+    return {
+      vars: {
         ORIGIN_URL: origin.url,
         REST_PATH: "/rest",
         KV_CACHE_TTL: "0",
@@ -293,7 +300,7 @@ describe.each(TARGETS)("callers, assertions, issuers and signatures, %s", (_name
         CARD_SIGNING_KEY: await privateJwk("card", "Ed25519"),
         HOST_ALLOWLIST: "open.example.com,b.example.com,jwt.example.com",
       },
-      {
+      documents: {
         "open.example.com": {
           name: "Open",
           capabilities: { extendedAgentCard: true },
@@ -307,7 +314,10 @@ describe.each(TARGETS)("callers, assertions, issuers and signatures, %s", (_name
           security: [{ bearer: [] }, { sso: [] }],
         },
       },
-    ));
+    };
+  });
+  beforeAll(() => {
+    ({ port } = target);
   });
 
   it("lets an anonymous caller in as anonymous beside {}: no caller headers, no extended card; a wrong key is still 401", async () => {
@@ -368,13 +378,15 @@ describe.each(TARGETS)("callers, assertions, issuers and signatures, %s", (_name
 });
 
 describe.each(TARGETS)("refused credentials are rate limited by address, %s", (_name, start) => {
+  const keyed = { partnerKey: { type: "apiKey", in: "header", name: "X-Partner-Key" } };
+  const target = deployed(start, () => ({
+    vars: { ORIGIN_URL: origin.url, AUTH_API_KEYS: JSON.stringify({ p: `sha256:${sha256Hex("partner-key-6b1d0c")}` }) },
+    documents: { default: { name: "Limited", securitySchemes: keyed, security: [{ partnerKey: [] }] } },
+    rateLimited: true,
+  }));
+
   it("answers 429 once one address has been refused more than the RATE_LIMITER limit; nothing reaches the origin", async () => {
-    const keyed = { partnerKey: { type: "apiKey", in: "header", name: "X-Partner-Key" } };
-    const { port } = await start(
-      { ORIGIN_URL: origin.url, AUTH_API_KEYS: JSON.stringify({ p: `sha256:${sha256Hex("partner-key-6b1d0c")}` }) },
-      { default: { name: "Limited", securitySchemes: keyed, security: [{ partnerKey: [] }] } },
-      true,
-    );
+    const { port } = target;
     const before = origin.received.length;
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++)

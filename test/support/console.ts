@@ -14,6 +14,8 @@ export interface Captured {
   readonly lines: string[];
   /** The worker's structured log lines among them, optionally only those of one event. */
   events(event?: string): LogEvent[];
+  /** Gives the console back before the test ends: what is written after it is printed, not taken. */
+  restore(): void;
 }
 
 const asText = (value: unknown): string => {
@@ -45,14 +47,17 @@ export function logEvents(text: string, event?: string): LogEvent[] {
   return found;
 }
 
-/** Takes the console for the rest of the current test (call it in the test or a beforeEach); restored after it. */
+/** Takes the console for the rest of the current test (call it in the test or a beforeEach); restored after it, or earlier by `restore()`. */
 export function captureConsole(methods: readonly Method[] = ["log", "info", "warn", "error", "debug"]): Captured {
   const lines: string[] = [];
-  for (const method of methods) {
-    const spy = vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
+  const spies = methods.map((method) =>
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
       lines.push(args.map(asText).join(" "));
-    });
-    onTestFinished(() => spy.mockRestore());
-  }
-  return { lines, events: (event) => lines.flatMap((line) => logEvents(line, event)) };
+    }),
+  );
+  const restore = () => {
+    for (const spy of spies.splice(0)) spy.mockRestore();
+  };
+  onTestFinished(restore);
+  return { lines, events: (event) => lines.flatMap((line) => logEvents(line, event)), restore };
 }

@@ -501,7 +501,11 @@ const originFailed = () => ["origin_failed"];
  * whatever the origin (README "The REST binding": refused with 400/404 before any URL is built).
  */
 const pathRefused = (c: Combo): Expectation => ({ kind: "refused", reason: c.wire === "rest" ? "NOT_FOUND" : "INVALID_PARAMS" });
-const STREAM_READ = { ms: 3000, maxBytes: 2 * BIG_EVENT };
+/**
+ * The read of the endless event: done once the event's size came through (a native stream, which the origin
+ * never ends), when the edge ends its reply (a stream it reads), or after `ms` (an edge that holds the event).
+ */
+const STREAM_READ = { ms: 3000, maxBytes: BIG_EVENT };
 
 /**
  * One webhook per rule class of src/push/url-guard.ts and push-configs.ts: [rule, config, a word the refusal
@@ -1079,6 +1083,18 @@ export function expectAccess(row: Row, c: Combo, ctx: CallContext, outcome: Outc
   }
   expect(record).toMatchObject({ originVersion: c.originVersion, bridged: !c.native, caller: `partnerKey:${ctx.caller}`, attempts: 1 });
   expect(seen.headers.traceparent, "the origin is told the call's trace").toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-0[01]$`));
+}
+
+/**
+ * Before a row's `before` calls: Miniflare's RATE_LIMITER (the runners' binding, and wrangler dev's) counts
+ * in windows of the period aligned to the clock, every count starting again at each multiple of the period.
+ * A row whose calls fell on both sides of a boundary would have them counted in two windows: a window with
+ * less than `marginMs` left is waited out first.
+ */
+export async function inOneRateWindow(periodSeconds: number, marginMs = 10_000): Promise<void> {
+  const period = periodSeconds * 1000;
+  const left = period - (Date.now() % period);
+  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 100));
 }
 
 /** Every (row, combination) that applies, with the indices that name its caller. */

@@ -1,6 +1,6 @@
 // Real processes for the node-side tests: start, wait, stop. Servers bind port 0 and say where they listen.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -204,6 +204,48 @@ export function isMain(moduleUrl: string): boolean {
   }
 }
 
+/** Local state with a set of documents in SKILLS, and how many devs' directories hold a copy of it. */
+interface Seeded {
+  dir: string;
+  state: Promise<string>;
+  users: number;
+}
+const seeded = new Map<string, Seeded>();
+
+/**
+ * Local state with `documents` stored in SKILLS (by key), by one `wrangler kv bulk put` (`config` names the
+ * binding). A wrangler process takes ~2 s of CPU: devs that start while one holds the same set copy it
+ * instead, and `release` (with the last copy) removes it.
+ */
+function seededState(documents: Record<string, unknown>, config: string): { state: Promise<string>; release: () => void } {
+  const key = JSON.stringify(documents);
+  let entry = seeded.get(key);
+  if (!entry) {
+    const dir = mkdtempSync(join(tmpdir(), "kv-seed-"));
+    const file = join(dir, "documents.json");
+    writeFileSync(file, JSON.stringify(Object.entries(documents).map(([name, value]) => ({ key: name, value: JSON.stringify(value) }))));
+    const state = join(dir, "state");
+    const put = run("node_modules/.bin/wrangler", [
+      ...["kv", "bulk", "put", file, "--binding", "SKILLS", "--local", "--persist-to", state, "--config", config],
+    ]).then(({ code, stderr }) => {
+      if (code !== 0) throw new Error(`wrangler kv bulk put: ${stderr}`);
+      return state;
+    });
+    entry = { dir, state: put, users: 0 };
+    seeded.set(key, entry);
+  }
+  entry.users++;
+  const held = entry;
+  return {
+    state: held.state,
+    release: () => {
+      if (--held.users > 0) return;
+      if (seeded.get(key) === held) seeded.delete(key);
+      rmSync(held.dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /**
  * A directory of its own for one `wrangler dev` (it reloads when its config file changes): wrangler.toml
  * with `main` absolute plus `extraConfig`, local state with `documents` stored in SKILLS (by key). The
@@ -224,14 +266,21 @@ export async function wranglerDevDir(
   );
   writeFileSync(config, toml + extraConfig);
   const persist = join(dir, "state");
-  for (const [key, value] of Object.entries(documents)) {
-    const file = join(dir, `${key}.json`);
-    writeFileSync(file, JSON.stringify(value));
-    const put = await run("node_modules/.bin/wrangler", [
-      ...["kv", "key", "put", key, "--path", file, "--binding", "SKILLS", "--local", "--persist-to", persist, "--config", config],
-    ]);
-    if (put.code !== 0) throw new Error(`wrangler kv key put ${key}: ${put.stderr}`);
+  let release: () => void = () => undefined;
+  if (Object.keys(documents).length > 0) {
+    const seed = seededState(documents, config);
+    release = seed.release;
+    try {
+      cpSync(await seed.state, persist, { recursive: true });
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
   const varArgs = Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
-  return { args: ["--config", config, "--persist-to", persist, ...varArgs], cleanUp: () => rmSync(dir, { recursive: true, force: true }) };
+  const cleanUp = () => {
+    rmSync(dir, { recursive: true, force: true });
+    release();
+  };
+  return { args: ["--config", config, "--persist-to", persist, ...varArgs], cleanUp };
 }

@@ -7,6 +7,7 @@ import { env as baseEnv } from "cloudflare:workers";
 import { createLocalJWKSet, decodeJwt, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
 import { underBase } from "../../src/origins/rest-origin";
+import { captureConsole } from "../support/console";
 import { CARD, callVia, fakeOrigin, makeEnv, sha256Hex } from "../support/worker";
 
 const HOST = "https://agents.example.com";
@@ -400,6 +401,7 @@ describe("an issuer without usable keys is asked at most once a minute", () => {
   });
 
   async function runCalls(document: object, expected: number, issuer: (url: string) => Response | undefined) {
+    const logs = captureConsole();
     await baseEnv.SKILLS.put("jwt.example.com", JSON.stringify(document));
     const seen: string[] = [];
     const origin = fakeOrigin(async (req) => {
@@ -429,6 +431,8 @@ describe("an issuer without usable keys is asked at most once a minute", () => {
     expect([...statuses]).toEqual([401]);
     expect(seen).toHaveLength(expected);
     expect(origin.requests.filter((r) => r.url === RPC_ORIGIN)).toHaveLength(0);
+    // The one failed fetch of the keys is said once, as an error; the calls that wait out the minute say nothing.
+    expect(logs.events("auth_jwks_unavailable")).toMatchObject([{ level: "error", error: "TypeError" }]);
   }
 });
 
