@@ -5,17 +5,14 @@
 // dev` (what `npm run dev` runs). Body framing under `wrangler dev`, which
 // re-frames requests, has its own file (dev-server-bodies.test.ts).
 import { createHash } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { serveBundle } from "../../bench/lib";
 import { builtBundle } from "../support/built-bundle";
 import { type Captured, captureConsole, logEvents } from "../support/console";
 import { type OidcIssuer, startOidcIssuer } from "../support/oidc-issuer";
-import { run, startWranglerDev } from "../support/processes";
+import { startWranglerDev, wranglerDevDir } from "../support/processes";
 import { type RawReply, raw, rawExchange } from "../support/raw-http";
 import { until } from "../support/wait";
 
@@ -69,6 +66,52 @@ let main: CountingOrigin;
 let other: CountingOrigin;
 const stops: Array<() => Promise<unknown>> = [];
 
+// What a worker in workerd logs reaches this process's console through Miniflare: taken for each test.
+let logs: Captured;
+beforeEach(() => {
+  logs = captureConsole();
+});
+
+interface Target {
+  port: number;
+  /** The deployment's log events (of `event` when given) so far: workerd's within the current test. */
+  events: (event?: string) => Record<string, unknown>[];
+}
+type Start = (bindings: Record<string, string>, documents?: Record<string, unknown>) => Promise<Target>;
+
+/** The built bundle in workerd (Miniflare, direct socket), with KV documents stored first. */
+const worker: Start = async (bindings, documents = {}) => {
+  const served = await serveBundle(bundle, bindings);
+  stops.push(served.stop);
+  const kv = await served.mf.getKVNamespace("SKILLS");
+  for (const [key, value] of Object.entries(documents)) await kv.put(key, JSON.stringify(value));
+  return { port: Number(served.url.port), events: (event?: string) => logs.events(event) };
+};
+
+/** The worker under `wrangler dev`, with KV documents in its local state (one `wrangler kv bulk put`). */
+const wranglerDev: Start = async (bindings, documents = {}) => {
+  const { args, cleanUp } = await wranglerDevDir("edge-dev-", documents, bindings);
+  const { dev, base } = await startWranglerDev(args);
+  stops.push(async () => {
+    await dev.stop();
+    cleanUp();
+  });
+  return { port: Number(new URL(base).port), events: (event?: string) => logEvents(dev.output(), event) };
+};
+
+const TARGETS = [
+  ["workerd (built bundle)", worker],
+  ["wrangler dev", wranglerDev],
+] as const;
+
+/** Every block's deployments, started side by side before the first test: wrangler dev takes seconds, each. */
+const planned: Array<{ start: Start; make: () => Promise<[Record<string, string>, Record<string, unknown>?]>; target: Target }> = [];
+function deployed(start: Start, make: () => Promise<[Record<string, string>, Record<string, unknown>?]>): Target {
+  const target: Target = { port: 0, events: () => [] };
+  planned.push({ start, make, target });
+  return target;
+}
+
 beforeAll(async () => {
   bundle = builtBundle();
   main = await countingOrigin("main");
@@ -77,65 +120,19 @@ beforeAll(async () => {
     () => new Promise((r) => main.server.close(r)),
     () => new Promise((r) => other.server.close(r)),
   );
-});
+  const starts = planned.map(async ({ start, make, target }) => Object.assign(target, await start(...(await make()))));
+  // All settled before a failure is reported: whatever started is in `stops`.
+  await Promise.allSettled(starts);
+  await Promise.all(starts);
+}, 120_000);
 afterAll(async () => {
   for (const stop of stops.reverse()) await stop();
 });
 
-// What a worker in workerd logs reaches this process's console through Miniflare: taken for each test.
-let logs: Captured;
-beforeEach(() => {
-  logs = captureConsole();
-});
-
-/** The built bundle in workerd (Miniflare, direct socket), with KV documents stored first. */
-async function worker(bindings: Record<string, string>, documents: Record<string, string> = {}) {
-  const served = await serveBundle(bundle, bindings);
-  stops.push(served.stop);
-  const kv = await served.mf.getKVNamespace("SKILLS");
-  for (const [key, text] of Object.entries(documents)) await kv.put(key, text);
-  return { port: Number(served.url.port), events: (event?: string) => logs.events(event) };
-}
-
-/** The worker under `wrangler dev`, with KV documents stored first by `wrangler kv key put --local`. */
-async function wranglerDev(bindings: Record<string, string>, documents: Record<string, string> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "edge-dev-"));
-  const persist = join(dir, "state");
-  for (const [key, text] of Object.entries(documents)) {
-    const file = join(dir, `${key}.json`);
-    writeFileSync(file, text);
-    const put = await run("node_modules/.bin/wrangler", [
-      "kv",
-      "key",
-      "put",
-      key,
-      "--path",
-      file,
-      "--binding",
-      "SKILLS",
-      "--local",
-      "--persist-to",
-      persist,
-    ]);
-    expect(put.code, put.stderr).toBe(0);
-  }
-  const { dev, base } = await startWranglerDev([
-    "--persist-to",
-    persist,
-    ...Object.entries(bindings).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
-  ]);
-  stops.push(dev.stop);
-  return { port: Number(new URL(base).port), events: (event?: string) => logEvents(dev.output(), event) };
-}
-
-const TARGETS = [
-  ["workerd (built bundle)", worker],
-  ["wrangler dev", wranglerDev],
-] as const;
-
 describe("request bodies on the wire", () => {
+  const target = deployed(worker, async () => [{ ORIGIN_URL: main.url, BODY_TIMEOUT_MS: "1000" }]);
   it("answers a body that stalls mid-way with 408 and a JSON-RPC envelope, after BODY_TIMEOUT_MS", async () => {
-    const { port, events } = await worker({ ORIGIN_URL: main.url, BODY_TIMEOUT_MS: "1000" });
+    const { port, events } = target;
     const before = main.received.length;
     const exchange = rawExchange(
       port,
@@ -162,11 +159,12 @@ describe("request bodies on the wire", () => {
 });
 
 describe.each(TARGETS)("host case and trailing dots, %s", (_name, start) => {
+  const target = deployed(start, async () => [
+    { ORIGIN_URL: main.url, DOCUMENT_ORIGINS: new URL(other.url).origin, HOST_ALLOWLIST: "a.example.com", KV_CACHE_TTL: "0" },
+    { "a.example.com": { name: "Agent A", originUrl: other.url } },
+  ]);
   it("routes card and RPC of A.EXAMPLE.COM and a.example.com. exactly as a.example.com, allowlist included", async () => {
-    const { port } = await start(
-      { ORIGIN_URL: main.url, DOCUMENT_ORIGINS: new URL(other.url).origin, HOST_ALLOWLIST: "a.example.com", KV_CACHE_TTL: "0" },
-      { "a.example.com": JSON.stringify({ name: "Agent A", originUrl: other.url }) },
-    );
+    const { port } = target;
     for (const host of ["a.example.com", "A.EXAMPLE.COM", "a.example.com.", "A.Example.Com.:80"]) {
       const card = await raw(port, get(host, "/.well-known/agent-card.json", "A2A-Version: 1.0\r\n"));
       expect(card.status, host).toBe(200);
@@ -182,11 +180,17 @@ describe.each(TARGETS)("host case and trailing dots, %s", (_name, start) => {
 });
 
 describe.each(TARGETS)("KV documents under concurrency and abuse, %s", (_name, start) => {
+  const bursts = deployed(start, async () => [
+    { ORIGIN_URL: main.url, KV_CACHE_TTL: "1" },
+    { default: { name: "Burst Agent" }, "burst.example.com": { name: "Burst Host" } },
+  ]);
+  const deep = `{"capabilities":{"extensions":[{"uri":"https://x.example/e","params":${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}}]}}`;
+  const nested = deployed(start, async () => [
+    { ORIGIN_URL: main.url, KV_CACHE_TTL: "0", EDGE_AUTH: "off" },
+    { default: JSON.parse(deep) },
+  ]);
   it("answers bursts at every expiry of the isolate's copy without a single 5xx", async ({ annotate }) => {
-    const { port } = await start(
-      { ORIGIN_URL: main.url, KV_CACHE_TTL: "1" },
-      { default: JSON.stringify({ name: "Burst Agent" }), "burst.example.com": JSON.stringify({ name: "Burst Host" }) },
-    );
+    const { port } = bursts;
     const statuses = new Map<number, number>();
     const others: string[] = [];
     for (let expiry = 0; expiry < 5; expiry++) {
@@ -206,8 +210,7 @@ describe.each(TARGETS)("KV documents under concurrency and abuse, %s", (_name, s
   });
 
   it("never answers with another card when the default document is nested 5,000 levels deep: 503 CARD_UNAVAILABLE, the RPC refused", async () => {
-    const deep = `{"capabilities":{"extensions":[{"uri":"https://x.example/e","params":${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}}]}}`;
-    const { port, events } = await start({ ORIGIN_URL: main.url, KV_CACHE_TTL: "0", EDGE_AUTH: "off" }, { default: deep });
+    const { port, events } = nested;
     for (const host of ["one.example.com", "two.example.com"]) {
       const card = await raw(port, get(host, "/.well-known/agent-card.json"));
       expect(card.status).toBe(503);
@@ -238,21 +241,22 @@ describe.each(TARGETS)("KV documents under concurrency and abuse, %s", (_name, s
 });
 
 describe.each(TARGETS)("signatures only for named hosts, %s", (_name, start) => {
+  const key = JSON.stringify({
+    kty: "OKP",
+    crv: "Ed25519",
+    kid: "k",
+    d: "nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A",
+    x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+  });
+  const named = deployed(start, async () => [{ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" }]);
+  const unnamed = deployed(start, async () => [{ CARD_SIGNING_KEY: key }]);
   it("answers 404, never a signed card, for a Host outside HOST_ALLOWLIST", async () => {
-    const key = JSON.stringify({
-      kty: "OKP",
-      crv: "Ed25519",
-      kid: "k",
-      d: "nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A",
-      x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
-    });
-    const { port } = await start({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" });
+    const { port } = named;
     const evil = await raw(port, get("evil.example.net", "/.well-known/agent-card.json"));
     expect(evil.status).toBe(404);
     expect(evil.body).not.toContain("signatures");
     const good = await raw(port, get("agents.example.com", "/.well-known/agent-card.json"));
     expect(JSON.parse(good.body).signatures).toHaveLength(1);
-    const unnamed = await start({ CARD_SIGNING_KEY: key });
     const refused = await raw(unnamed.port, get("evil.example.net", "/.well-known/agent-card.json"));
     expect(refused.status).toBe(500);
     expect(refused.body).toContain("HOST_ALLOWLIST or PUBLIC_BASE_URL");
@@ -275,16 +279,7 @@ describe.each(TARGETS)("edge authentication on the wire, %s", (_name, start) => 
   const AUDIENCE = "https://agent.example/";
   const PARTNER_KEY = "partner-key-6b1d0c";
   let idp: OidcIssuer;
-  let port: number;
-  const guarded = (id: string, token: string | undefined, extra = "", path = "/") => {
-    const body = rpcBody(id);
-    const auth = token === undefined ? "" : `Authorization: Bearer ${token}\r\n`;
-    return `POST ${path} HTTP/1.1\r\nHost: guarded.example.com\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${auth}${extra}Connection: close\r\n\r\n${body}`;
-  };
-  const edgeKeys = async () => createLocalJWKSet(JSON.parse((await raw(port, get("guarded.example.com", "/.well-known/jwks.json"))).body));
-  const header = (reply: RawReply, name: string) => new RegExp(`^${name}: (.*)$`, "im").exec(reply.head)?.[1]?.trim();
-
-  beforeAll(async () => {
+  const target = deployed(start, async () => {
     idp = await startOidcIssuer({ resources: [AUDIENCE] });
     stops.push(idp.stop);
     const document = {
@@ -296,17 +291,23 @@ describe.each(TARGETS)("edge authentication on the wire, %s", (_name, start) => 
       security: [{ partnerKey: [] }, { sso: ["a2a.write"] }],
     };
     const keyHash = createHash("sha256").update(PARTNER_KEY).digest("hex");
-    ({ port } = await start(
-      {
-        ORIGIN_URL: main.url,
-        AUTH_JWT_ISSUER: idp.issuer,
-        AUTH_JWT_AUDIENCE: AUDIENCE,
-        AUTH_API_KEYS: JSON.stringify({ "partner-1": `sha256:${keyHash}` }),
-        AUTH_ASSERTION_KEY: JSON.stringify(await assertionKey()),
-      },
-      { default: JSON.stringify(document) },
-    ));
+    const vars = {
+      ORIGIN_URL: main.url,
+      AUTH_JWT_ISSUER: idp.issuer,
+      AUTH_JWT_AUDIENCE: AUDIENCE,
+      AUTH_API_KEYS: JSON.stringify({ "partner-1": `sha256:${keyHash}` }),
+      AUTH_ASSERTION_KEY: JSON.stringify(await assertionKey()),
+    };
+    return [vars, { default: document }];
   });
+  const guarded = (id: string, token: string | undefined, extra = "", path = "/") => {
+    const body = rpcBody(id);
+    const auth = token === undefined ? "" : `Authorization: Bearer ${token}\r\n`;
+    return `POST ${path} HTTP/1.1\r\nHost: guarded.example.com\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${auth}${extra}Connection: close\r\n\r\n${body}`;
+  };
+  const edgeKeys = async () =>
+    createLocalJWKSet(JSON.parse((await raw(target.port, get("guarded.example.com", "/.well-known/jwks.json"))).body));
+  const header = (reply: RawReply, name: string) => new RegExp(`^${name}: (.*)$`, "im").exec(reply.head)?.[1]?.trim();
 
   it("refuses an anonymous call and a token in the query string with 401, a bare Bearer challenge and the id; nothing reaches the origin", async () => {
     const before = main.received.length;
@@ -315,7 +316,7 @@ describe.each(TARGETS)("edge authentication on the wire, %s", (_name, start) => 
       ["anon", guarded("anon", undefined)],
       ["query", guarded("query", undefined, "", `/?access_token=${token}`)],
     ] as const) {
-      const reply = await raw(port, request);
+      const reply = await raw(target.port, request);
       expect(reply.status, id).toBe(401);
       expect(header(reply, "www-authenticate"), id).toBe('Bearer realm="guarded.example.com"');
       expect(JSON.parse(reply.body), id).toMatchObject({ jsonrpc: "2.0", id, error: { code: -32600 } });
@@ -329,7 +330,7 @@ describe.each(TARGETS)("edge authentication on the wire, %s", (_name, start) => 
     const [head, payload, signature] = token.split(".");
     const tampered = `${head}.${payload}.${signature!.startsWith("A") ? "B" : "A"}${signature!.slice(1)}`;
     for (const request of [guarded("k", undefined, "X-Partner-Key: not-the-key\r\n"), guarded("t", tampered)]) {
-      const reply = await raw(port, request);
+      const reply = await raw(target.port, request);
       expect(reply.status).toBe(401);
       expect(header(reply, "www-authenticate")).toBe('Bearer realm="guarded.example.com", error="invalid_token"');
     }
@@ -337,7 +338,7 @@ describe.each(TARGETS)("edge authentication on the wire, %s", (_name, start) => 
   });
 
   it("answers a token without the required scope with 403 insufficient_scope naming it", async () => {
-    const reply = await raw(port, guarded("reader", await idp.token(idp.clients.reader)));
+    const reply = await raw(target.port, guarded("reader", await idp.token(idp.clients.reader)));
     expect(reply.status).toBe(403);
     expect(header(reply, "www-authenticate")).toBe('Bearer realm="guarded.example.com", error="insufficient_scope", scope="a2a.write"');
     expect(JSON.parse(reply.body)).toMatchObject({ id: "reader", error: { code: -32600 } });
@@ -350,7 +351,7 @@ describe.each(TARGETS)("edge authentication on the wire, %s", (_name, start) => 
       [guarded("jwt", await idp.token(idp.clients.agent), spoof), "sso:agent-client", "a2a.read a2a.write"],
     ] as const) {
       const before = main.headers.length;
-      const reply = await raw(port, request);
+      const reply = await raw(target.port, request);
       expect(reply.status, caller).toBe(200);
       expect(main.headers.length).toBe(before + 1);
       const seen = main.headers.at(-1)!;

@@ -54,6 +54,9 @@ const TARGETS = [
   ],
 ] as const;
 
+/** How each client sends, in the test's name. */
+const CLIENT_IS = { keeps: "keeps sending", stops: "stops sending at the 413", first: "sends it all before reading" } as const;
+
 const after = `{"jsonrpc":"2.0","id":"after","method":"GetTask","params":{"id":"t"}}`;
 const post = (body: string) =>
   `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
@@ -64,9 +67,9 @@ describe.each(TARGETS)("a body over the cap, %s", (name, start) => {
     port = await start({ ORIGIN_URL: originUrl, EDGE_AUTH: "off" });
   });
 
-  it.for(cases)(
-    "%s, a client that %s sending, %i MiB: reads its 413; nothing reaches the origin",
-    async ([framing, client, mib], { annotate }) => {
+  it.for(cases.map(([framing, client, mib]) => [framing, CLIENT_IS[client], mib, client] as const))(
+    "%s, a client that %s, %i MiB: reads its 413; nothing reaches the origin",
+    async ([framing, , mib, client], { annotate }) => {
       const before = calls;
       const rssBefore = name.startsWith("workerd") ? workerdRssMiB() : undefined;
       const reply = await oversizedExchange(port, framing, client, mib * MiB);

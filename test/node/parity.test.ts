@@ -12,7 +12,6 @@ import {
   deploymentVars,
   expectLogs,
   expectOutcome,
-  inOneRateWindow,
   keyOf,
   normalAnswer,
   type OriginReply,
@@ -23,6 +22,7 @@ import {
   type Setup,
 } from "../support/parity";
 import { startWranglerDev, wranglerDevDir } from "../support/processes";
+import { inOneRateWindow } from "../support/rate-window";
 import { exchange } from "../support/raw-bounded";
 
 /** The RATE_LIMITER rule of both runtimes: refused calls of one setup (by address) stay under it. */

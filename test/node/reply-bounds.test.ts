@@ -266,8 +266,8 @@ function expectEdgeError(reply: BoundedReply, binding: "jsonrpc" | "rest", reaso
 /** A stream the edge reads ended by one `event: error` well before the event's size came through. */
 function expectErrorEnd(reply: BoundedReply, elapsedMs: number, binding: "jsonrpc" | "rest"): void {
   const summary = `HTTP ${reply.status}, ${reply.bytes} bytes in ${elapsedMs} ms, ended ${reply.ended}: ${reply.body.slice(0, 200)}`;
+  // Ended by the edge, within the exchange's own deadline (counts, not times: the bytes bound says "early").
   expect(reply.ended, summary).toBe(true);
-  expect(elapsedMs, summary).toBeLessThan(10_000);
   expect(reply.bytes, summary).toBeLessThan(4 * MiB + 64 * 1024);
   const events = reply.body.split(/\r?\n\r?\n/).filter((block) => block.trim() !== "");
   const errors = events.filter((block) => /^event: ?error$/m.test(block));

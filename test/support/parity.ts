@@ -1085,18 +1085,6 @@ export function expectAccess(row: Row, c: Combo, ctx: CallContext, outcome: Outc
   expect(seen.headers.traceparent, "the origin is told the call's trace").toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-0[01]$`));
 }
 
-/**
- * Before a row's `before` calls: Miniflare's RATE_LIMITER (the runners' binding, and wrangler dev's) counts
- * in windows of the period aligned to the clock, every count starting again at each multiple of the period.
- * A row whose calls fell on both sides of a boundary would have them counted in two windows: a window with
- * less than `marginMs` left is waited out first.
- */
-export async function inOneRateWindow(periodSeconds: number, marginMs = 10_000): Promise<void> {
-  const period = periodSeconds * 1000;
-  const left = period - (Date.now() % period);
-  if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 100));
-}
-
 /** Every (row, combination) that applies, with the indices that name its caller. */
 export function cases(filter: (c: Combo) => boolean = () => true) {
   return ROWS.flatMap((row, r) =>

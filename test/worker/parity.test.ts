@@ -15,7 +15,6 @@ import {
   expectAccess,
   expectLogs,
   expectOutcome,
-  inOneRateWindow,
   keyOf,
   normalAnswer,
   type OriginReply,
@@ -25,6 +24,7 @@ import {
   SETUPS,
   type Setup,
 } from "../support/parity";
+import { inOneRateWindow } from "../support/rate-window";
 import { callVia, documentsKv, makeEnv } from "../support/worker";
 
 const HOST = "https://agents.example.com";

@@ -8,6 +8,7 @@ import { createLocalJWKSet, decodeJwt, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
 import { underBase } from "../../src/origins/rest-origin";
 import { captureConsole } from "../support/console";
+import { inOneRateWindow } from "../support/rate-window";
 import { CARD, callVia, fakeOrigin, makeEnv, sha256Hex } from "../support/worker";
 
 const HOST = "https://agents.example.com";
@@ -449,6 +450,7 @@ describe("refused credentials count against the client's address", () => {
     });
     const origin = anyOrigin();
     const statuses: number[] = [];
+    await inOneRateWindow(60);
     for (let i = 0; i < 5; i++) {
       const headers = { "X-API-Key": `wrong-${i}`, "cf-connecting-ip": "203.0.113.77" };
       statuses.push((await callVia(origin, "https://limited.example.com/", rpc("GetTask", { id: "t" }, headers), env)).status);
