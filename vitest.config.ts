@@ -1,6 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { isolatedWranglerConfig, makeProcessEnvHermetic } from "./test/support/hermetic.ts";
+import { SAMPLE_CARD } from "./test/support/sample-card.ts";
 
 // No developer's dev state reaches a test (test/support/hermetic.ts): wrangler runs in this process for the
 // workers project, and every process the node project starts inherits this environment.
@@ -25,7 +26,10 @@ export default defineConfig({
             miniflare: { ratelimits: { TEST_RATE_LIMITER: { namespace_id: "1001", simple: { limit: 3, period: 60 } } } },
           }),
         ],
-        test: { name: "workers", include: ["test/worker/**/*.test.ts"], setupFiles: ["test/worker/setup.ts"] },
+        // The sample card, the tests' own fixture, where the worker imports the user's skills.json.
+        resolve: { alias: { "#skills": SAMPLE_CARD } },
+        // A slow or loaded machine is not a failure: no test here asserts time (vitest's default timeout is 5 s).
+        test: { name: "workers", include: ["test/worker/**/*.test.ts"], setupFiles: ["test/worker/setup.ts"], testTimeout: 60_000 },
       },
       {
         // Real processes: the CLI, wrangler, origin agents and SDK clients.

@@ -16,12 +16,17 @@ export const PARTNER = { clientId: "partner", clientSecret: "partner-secret" } a
  * after SIGTERM, as a shell reports a process those signals ended).
  */
 export function stopOnSignal(name: string, stop: () => Promise<void>): void {
+  let stopping = false;
   const shutdown = (signal: "SIGINT" | "SIGTERM") => {
+    // Ctrl-C signals the whole process group, and npm passes the signal on to its script as well: this process
+    // gets it twice. A second signal while stopping must not end it halfway (the issuer's card left in local KV).
+    if (stopping) return;
+    stopping = true;
     process.stdout.write(`${name}: ${signal}, stopping\n`);
     void stop().then(() => process.exit(signal === "SIGINT" ? 130 : 143));
   };
-  process.once("SIGINT", () => shutdown("SIGINT"));
-  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
 }
 
 /** A listen error in one line (a port another process holds is the usual one): exit 1, never a stack trace. */

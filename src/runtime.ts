@@ -1,7 +1,8 @@
 // Per-isolate state, built once per env: the parsed config and the services
 // built from it. A bad configuration is remembered too: logged once per
 // isolate, answered on every route.
-import bundledDocument from "../skills.json";
+// skills.json, the user's card (package.json "imports": the product's own tests substitute their fixture).
+import bundledDocument from "#skills";
 import { IndexCopies } from "./agents/index-copy";
 import { CallerAssertions } from "./auth/caller-assertion";
 import { EdgeAuth } from "./auth/edge-auth";
@@ -126,8 +127,8 @@ function authProfileConfigs(
 let bundledSource: Resolved | undefined;
 
 /**
- * skills.json goes through card intake like every source (a card pasted there is read and repaired);
- * the test suite keeps it a strict document. A broken one is a deploy error, reported per request.
+ * skills.json goes through card intake like every source (a card pasted there is read and repaired;
+ * `npm test` checks the user's, test/node/your-card.test.ts). A broken one is a deploy error, reported per request.
  */
 function bundledCardSource(): Resolved {
   if (bundledSource) return bundledSource;

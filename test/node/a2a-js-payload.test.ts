@@ -2,12 +2,12 @@
 // canonicalizeAgentCard for every card the edge serves.
 import { canonicalizeAgentCard } from "@a2a-js/sdk";
 import { describe, expect, it } from "vitest";
-import bundled from "../../skills.json";
 import { buildCard } from "../../src/card/build-card";
 import { parseCardSource } from "../../src/card/source";
 import { CARD_VARIANTS } from "../../src/card/variant";
 import { a2aJsPayload } from "../../src/sign/a2a-js-payload";
 import kitchenSink from "../fixtures/kitchen-sink.json";
+import bundled from "../fixtures/sample-card.json";
 
 /**
  * The SDK types its parameter as its in-memory (ts-proto) AgentCard, yet reads

@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import bundled from "../../skills.json";
 import kitchenSink from "../fixtures/kitchen-sink.json";
+import bundled from "../fixtures/sample-card.json";
 import { ensureChromium } from "../support/chromium";
 import { ROOT, run, type Started, startWranglerDev } from "../support/processes";
 

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { processesWithEnv, ROOT, run, start } from "../support/processes";
+import { SAMPLE_CARD } from "../support/sample-card";
 import { schemaErrors } from "../support/schemas";
 import { until, within } from "../support/wait";
 
@@ -107,7 +108,7 @@ describe.concurrent("npm run card", () => {
     expect(checked.stdout).toContain("an A2A card, publishable with 17 repairs");
     expect(checked.stdout).toContain("  - provider-string provider: read as {organization");
     expect(checked.stdout).toContain("  authentication: the old `authentication` scheme names");
-    expect((await card("--source", "skills.json", "--check")).stdout).toContain("a card-source document, publishable with 0 repairs");
+    expect((await card("--source", SAMPLE_CARD, "--check")).stdout).toContain("a card-source document, publishable with 0 repairs");
     const built = await card("--base", "https://agents.example.com", "--source", join(seeds, "toolnexus-default.json"), "--variant", "v1");
     expect(built.code).toBe(0);
     expect(schemaErrors.v1Card(JSON.parse(built.stdout))).toEqual([]);

@@ -123,3 +123,18 @@ describe("the shape of src/", () => {
     expect([...byName.values()].filter((paths) => paths.length > 1)).toEqual([]);
   });
 });
+
+describe("the user's card in the tests", () => {
+  // npm test must pass with any valid skills.json: one module reads it (for the tests of the user's card and of the
+  // commands the user runs); everything else is built around the sample card, a fixture (test/support/sample-card.ts).
+  const reads = /(?:\.\.\/)+skills\.json|ROOT,\s*"skills\.json"|"#skills"(?!:)/;
+  it("is read by test/support/user-card.ts alone; every worker the tests build or serve gets the sample card", () => {
+    const readers = sourceFiles(join(ROOT, "test"))
+      .filter((path) => path !== import.meta.filename && reads.test(readFileSync(path, "utf8")))
+      .map((path) => relative(ROOT, path));
+    expect(readers).toEqual(["test/support/user-card.ts"]);
+    for (const file of ["test/support/bundle-setup.ts", "test/support/processes.ts"])
+      expect(readFileSync(join(ROOT, file), "utf8"), file).toContain("...SAMPLE_CARD_ALIAS");
+    expect(readFileSync(join(ROOT, "vitest.config.ts"), "utf8")).toContain('alias: { "#skills": SAMPLE_CARD }');
+  });
+});

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ISSUER_PORT, LOCAL_EDGE, ORIGIN_CREDENTIAL, ORIGIN_PORT, PARTNER } from "../../scripts/local";
 import { CONFIG_VARIABLES } from "../../src/config";
 import { processesWithEnv, ROOT, run, type Started, start, WRANGLER_READY, waitForHttp, waitForOutput } from "../support/processes";
+import { SAMPLE_CARD } from "../support/sample-card";
 import { scratchCopy } from "../support/scratch";
 import { until, within } from "../support/wait";
 
@@ -109,6 +110,8 @@ describe("the local recipe: origin, issuer and dev server from the README", () =
 
   beforeAll(async () => {
     scratch = await scratchCopy("local-setup-");
+    // The guide as the README runs it, with the sample card (whose OAuth scheme the issuer takes over), not the user's.
+    copyFileSync(SAMPLE_CARD, join(scratch, "skills.json"));
     edge = `http://127.0.0.1:${await freePort()}`;
     origin = npm("origin", ["--port", "0", "--edge", edge]);
     issuer = npm("issuer", ["--port", "0", "--audience", `${edge}/`]);
@@ -182,18 +185,20 @@ describe("the local recipe: origin, issuer and dev server from the README", () =
     expect(events.stdout).toContain('"state":"completed"');
   });
 
-  it("stops each on SIGTERM or Ctrl-C to npm alone, the issuer taking its card out of local KV", async () => {
-    for (const [started, signal] of [
-      [issuer, "SIGTERM"],
-      [origin, "SIGINT"],
-      [dev, "SIGTERM"],
+  // Ctrl-C in a terminal signals the process group: the issuer gets SIGINT from the terminal and again from npm,
+  // and must still finish taking its card out (a second signal once ended it halfway, 5 of 6 stops).
+  it("stops each on Ctrl-C (SIGINT to the group), SIGINT or SIGTERM to npm alone, the issuer taking its card out of local KV", async () => {
+    for (const [started, signal, group] of [
+      [issuer, "SIGINT", true],
+      [origin, "SIGINT", false],
+      [dev, "SIGTERM", false],
     ] as const) {
       const exited = new Promise((resolve) => started.child.once("exit", resolve));
-      process.kill(started.child.pid!, signal);
+      process.kill(group ? -started.child.pid! : started.child.pid!, signal);
       await within(exited, `npm to exit after ${signal}`, 30_000);
-      if (started === issuer) expect(issuer.output()).toContain("issuer: SIGTERM, stopping");
+      if (started === issuer) await until(() => issuer.output().includes("issuer: SIGINT, stopping"), "the issuer's stopping line");
       if (started === origin) expect(origin.output()).toContain("origin: SIGINT, stopping");
-      if (started === issuer) expect((await card()).headers.get("card-source")).toBe("bundled");
+      if (started === issuer) await until(async () => (await card()).headers.get("card-source") === "bundled", "the bundled card again");
     }
     await until(() => left().length === 0, `nothing left running (left: ${left().join("; ")})`, 15_000, 100);
   });

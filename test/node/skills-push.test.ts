@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../support/processes";
+import { SAMPLE_CARD } from "../support/sample-card";
 
 const push = (...args: string[]) => run("node_modules/.bin/tsx", ["scripts/skills-push.ts", ...args]);
 
@@ -36,7 +37,7 @@ describe("npm run skills:push", () => {
   it("uploads a valid document under the host with wrangler", async () => {
     const dir = mkdtempSync(join(tmpdir(), "push-"));
     const persist = join(dir, "state");
-    const { code, stderr } = await push("--host", "Agents.Example.com", "--local", "--persist-to", persist);
+    const { code, stderr } = await push("--host", "Agents.Example.com", "--file", SAMPLE_CARD, "--local", "--persist-to", persist);
     expect(code, stderr).toBe(0);
     const get = await run("node_modules/.bin/wrangler", [
       "kv",

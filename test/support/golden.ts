@@ -5,7 +5,7 @@
 // from main into test/fixtures/golden-outputs.json (test/support/capture-golden.ts
 // wrote it), and compared byte for byte by test/worker/golden.test.ts, so a
 // refactoring of the card code cannot change a single byte unnoticed.
-import bundled from "../../skills.json";
+
 import type * as v1 from "../../src/a2a/v1";
 import type { SchemeEnforcement } from "../../src/auth/edge-auth";
 import { requirementsOf } from "../../src/auth/requirements";
@@ -20,6 +20,7 @@ import { importSigner, parsePrivateJwk } from "../../src/sign/keys";
 import { signCard } from "../../src/sign/sign";
 import { renderCardPage } from "../../src/view/page-response";
 import kitchenSink from "../fixtures/kitchen-sink.json";
+import bundled from "../fixtures/sample-card.json";
 
 /** A throwaway test key (never used anywhere else). */
 const GOLDEN_KEY = {

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hermeticEnv, NO_ENV_FILE } from "./hermetic";
+import { SAMPLE_CARD_ALIAS } from "./sample-card";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -173,6 +174,7 @@ export async function startWranglerDev(extra: string[] = []): Promise<{ dev: Sta
     "--inspector-port",
     "0",
     ...NO_ENV_FILE,
+    ...SAMPLE_CARD_ALIAS,
     ...(state ? ["--persist-to", state] : []),
     ...extra,
   ]);

@@ -2,7 +2,7 @@
 // real DocumentLog Durable Objects: ETags, If-Match / If-None-Match, concurrent
 // writers, rollback history, KV failures and writes made outside the admin API.
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import bundled from "../../skills.json";
+import bundled from "../fixtures/sample-card.json";
 import { type AdminCall, adminWorker, cardName, failKvWritesTo, kv, put, useHosts, type Written } from "../support/admin";
 import { type Captured, captureConsole } from "../support/console";
 

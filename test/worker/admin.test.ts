@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import bundled from "../../skills.json";
 import telex from "../fixtures/cards/telex-sample.json";
+import bundled from "../fixtures/sample-card.json";
 import { cardName, kv, put, TOKEN, useHosts, type Written, adminWorker as worker } from "../support/admin";
 import { type Captured, captureConsole } from "../support/console";
 import { CARD, fakeOrigin } from "../support/worker";

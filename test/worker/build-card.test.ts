@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import bundled from "../../skills.json";
 import type { HybridAgentCard } from "../../src/a2a/hybrid";
 import type * as v1 from "../../src/a2a/v1";
 import type * as v03 from "../../src/a2a/v03";
@@ -9,6 +8,7 @@ import { type CardSource, parseCardSource } from "../../src/card/source";
 import { CARD_VARIANTS } from "../../src/card/variant";
 import { joinUrl } from "../../src/http/urls";
 import kitchenSink from "../fixtures/kitchen-sink.json";
+import bundled from "../fixtures/sample-card.json";
 import { nullPaths, schemaErrors } from "../support/schemas";
 
 function source(doc: unknown): CardSource {

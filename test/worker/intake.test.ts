@@ -3,7 +3,6 @@
 // variant validates against the official schema of its version, with the
 // named repairs; card-source documents stay strict.
 import { describe, expect, it } from "vitest";
-import bundled from "../../skills.json";
 import { buildCard } from "../../src/card/build-card";
 import { isCard, readCardInput } from "../../src/card/intake";
 import { REPAIR_RULES } from "../../src/card/repair-rules";
@@ -19,6 +18,7 @@ import v1NoSkills from "../fixtures/cards/v1-no-skills.json";
 import v02 from "../fixtures/cards/v02-card.json";
 import voltagent from "../fixtures/cards/voltagent-card.json";
 import kitchenSink from "../fixtures/kitchen-sink.json";
+import bundled from "../fixtures/sample-card.json";
 import { nullPaths, schemaErrors } from "../support/schemas";
 
 const endpoint = { rpcUrl: "https://agents.example.com/", restUrl: "https://agents.example.com/rest", protocolVersions: ["1.0", "0.3"] };

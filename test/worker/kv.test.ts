@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import bundled from "../../skills.json";
 import { runtimeFor } from "../../src/runtime";
+import bundled from "../fixtures/sample-card.json";
 import { CARD, call, makeEnv } from "../support/worker";
 
 const kv = env.SKILLS;

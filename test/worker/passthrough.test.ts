@@ -1,8 +1,8 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env as bindings } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import bundled from "../../skills.json";
 import { createWorker } from "../../src/app";
+import bundled from "../fixtures/sample-card.json";
 import { captureConsole } from "../support/console";
 import { schemaErrors } from "../support/schemas";
 import { CARD, callVia, fakeOrigin, makeEnv } from "../support/worker";

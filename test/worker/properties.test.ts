@@ -5,7 +5,6 @@
 // are attached to each test as an annotation: `--reporter=verbose` prints them).
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import bundled from "../../skills.json";
 import { validateRpcRequest } from "../../src/bindings/jsonrpc-envelope";
 import { EXTENDED_CARD_METHODS } from "../../src/call/extended-card";
 import { buildCard } from "../../src/card/build-card";
@@ -14,6 +13,7 @@ import { parseCardSource } from "../../src/card/source";
 import { CARD_VARIANTS } from "../../src/card/variant";
 import { CONFIG_VARIABLES, parseConfig } from "../../src/config";
 import { FAILURES } from "../../src/errors/failures";
+import bundled from "../fixtures/sample-card.json";
 import {
   documentArb,
   documentFeatures,

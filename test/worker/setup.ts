@@ -1,9 +1,9 @@
 // Runs before every test file in workerd. The bundled skills.json is the sample agent, so the worker
 // says so once per isolate (card/sample.ts): said here, asserted, and not again in the tests after it.
 import { beforeAll, expect, vi } from "vitest";
-import bundled from "../../skills.json";
 import { warnIfSample } from "../../src/card/sample";
 import { parseCardSource } from "../../src/card/source";
+import bundled from "../fixtures/sample-card.json";
 
 beforeAll(() => {
   const parsed = parseCardSource(bundled);

@@ -1,11 +1,11 @@
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import bundled from "../../skills.json";
 import committedSchema from "../../skills.schema.json";
 import { cardSourceJsonSchema } from "../../src/card/json-schema";
 import { parseCardSource, parseCardSourceText } from "../../src/card/source";
 import kitchenSink from "../fixtures/kitchen-sink.json";
+import bundled from "../fixtures/sample-card.json";
 
 describe("card-source schema", () => {
   it("defaults every field of an empty document", () => {
