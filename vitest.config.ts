@@ -29,7 +29,13 @@ export default defineConfig({
         // The sample card, the tests' own fixture, where the worker imports the user's skills.json.
         resolve: { alias: { "#skills": SAMPLE_CARD } },
         // A slow or loaded machine is not a failure: no test here asserts time (vitest's default timeout is 5 s).
-        test: { name: "workers", include: ["test/worker/**/*.test.ts"], setupFiles: ["test/worker/setup.ts"], testTimeout: 60_000 },
+        test: {
+          name: "workers",
+          include: ["test/worker/**/*.test.ts"],
+          setupFiles: ["test/worker/setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
       },
       {
         // Real processes: the CLI, wrangler, origin agents and SDK clients.

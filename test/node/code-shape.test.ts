@@ -127,7 +127,8 @@ describe("the shape of src/", () => {
 describe("the user's card in the tests", () => {
   // npm test must pass with any valid skills.json: one module reads it (for the tests of the user's card and of the
   // commands the user runs); everything else is built around the sample card, a fixture (test/support/sample-card.ts).
-  const reads = /(?:\.\.\/)+skills\.json|ROOT,\s*"skills\.json"|"#skills"(?!:)/;
+  // ... or builds the worker around it (bench/lib's buildBundle: the benches measure the user's deployment).
+  const reads = /(?:\.\.\/)+skills\.json|ROOT,\s*"skills\.json"|"#skills"(?!:)|\bbuildBundle\(/;
   it("is read by test/support/user-card.ts alone; every worker the tests build or serve gets the sample card", () => {
     const readers = sourceFiles(join(ROOT, "test"))
       .filter((path) => path !== import.meta.filename && reads.test(readFileSync(path, "utf8")))

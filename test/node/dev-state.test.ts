@@ -59,7 +59,7 @@ describe("npm test beside a developer's dev state", () => {
     const output = stripVTControlCharacters(tests.stdout);
     expect(tests.code, output.slice(-6000) + tests.stderr.slice(-4000)).toBe(0);
     expect(output).toMatch(/Test Files +4 passed \(4\)/);
-  });
+  }, 600_000); // a whole inner vitest run: ~30 s idle, minutes on a loaded machine (a bound, not a speed goal)
 
   it("generates the same worker-configuration.d.ts with npm run types", async () => {
     // .dev.vars and .env only: with CLOUDFLARE_INCLUDE_PROCESS_ENV=true exported, wrangler types every process variable (README).

@@ -1,7 +1,8 @@
 import { createServer, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildBundle, serve, wranglerVars } from "../../bench/lib";
+import { serve, wranglerVars } from "../../bench/lib";
+import { builtBundle } from "../support/built-bundle";
 import { logEvents } from "../support/console";
 import {
   apiKeys,
@@ -191,7 +192,7 @@ const RUNTIMES = [
 ] as const;
 
 beforeAll(async () => {
-  bundle = buildBundle();
+  bundle = builtBundle();
   keys = await apiKeys();
 });
 

@@ -9,7 +9,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { join } from "node:path";
 import { createLocalJWKSet, decodeJwt, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildBundle, serve, wranglerVars } from "../../bench/lib";
+import { serve, wranglerVars } from "../../bench/lib";
+import { builtBundle } from "../support/built-bundle";
 import { startWranglerDev, wranglerDevDir } from "../support/processes";
 import { inOneRateWindow } from "../support/rate-window";
 import { raw } from "../support/raw-http";
@@ -119,7 +120,7 @@ function deployed(start: Start, make: () => Deployment | Promise<Deployment>): T
 }
 
 beforeAll(async () => {
-  bundle = buildBundle();
+  bundle = builtBundle();
   origin = await recorder();
   other = await recorder();
   stops.push(

@@ -1,7 +1,7 @@
 // Waiting for a condition instead of sleeping a fixed time: poll until `check`
 // returns a truthy value, within a generous bound (a bound on waiting, not an
 // assertion on speed: on time it resolves as soon as the condition holds).
-export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 15_000, intervalMs = 20): Promise<T> {
+export async function until<T>(check: () => T | Promise<T>, what: string, timeoutMs = 45_000, intervalMs = 20): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -12,7 +12,7 @@ export async function until<T>(check: () => T | Promise<T>, what: string, timeou
 }
 
 /** `promise`, or a failure naming `what` if it has not settled within a generous bound. */
-export async function within<T>(promise: Promise<T>, what: string, timeoutMs = 15_000): Promise<T> {
+export async function within<T>(promise: Promise<T>, what: string, timeoutMs = 45_000): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const gaveUp = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`gave up after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
