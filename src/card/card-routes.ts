@@ -4,6 +4,7 @@ import { catalogLinks } from "../agents/catalog";
 import { requirementsOf } from "../auth/requirements";
 import type { EdgeRequest } from "../http/edge-request";
 import { ifNoneMatchHits } from "../http/etag";
+import { signsFor } from "../http/public-base";
 import { searchParam } from "../http/request-target";
 import { renderCardPage } from "../view/page-response";
 import { LAST_GOOD_AGE_HEADER, lastGoodAge } from "./card-headers";
@@ -68,6 +69,7 @@ export function pageResponse(edge: EdgeRequest): Later<Response> {
         enforcement: edge.runtime.authFor(resolved.source).enforcement(requirementsOf(resolved.source)),
         pushRelayed: edge.runtime.config.pushRelay === "on",
         lastGoodAge: resolved.lastGood ? lastGoodAge(resolved.lastGood.savedAt) : undefined,
+        unsignedHost: config.signingKey && !signsFor(config, edge.base) ? new URL(edge.base).host : undefined,
       },
       config.cardMaxAge,
     );

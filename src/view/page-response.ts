@@ -56,7 +56,7 @@ function describeDataSource(source: CardDataSource): string {
  */
 export function renderCardPage(
   built: BuiltCard<"v1">,
-  context: Pick<CardPageProps, "cardUrl" | "enforcement" | "lastGoodAge" | "pushRelayed">,
+  context: Pick<CardPageProps, "cardUrl" | "enforcement" | "lastGoodAge" | "pushRelayed" | "unsignedHost">,
   maxAge: number,
 ): Response {
   let html = context.lastGoodAge === undefined ? pages.get(built) : undefined;

@@ -53,7 +53,7 @@ const PageHeader: FC<{ card: v1.AgentCard }> = ({ card }) => (
   </header>
 );
 
-const SignatureSection: FC<{ signature: SignatureInfo | undefined }> = ({ signature }) => (
+const SignatureSection: FC<{ signature: SignatureInfo | undefined; unsignedHost?: string | undefined }> = ({ signature, unsignedHost }) => (
   <section aria-labelledby="signature">
     <h2 id="signature">Signature</h2>
     {signature ? (
@@ -68,7 +68,20 @@ const SignatureSection: FC<{ signature: SignatureInfo | undefined }> = ({ signat
         .
       </p>
     ) : (
-      <p class="muted">This card is not signed.</p>
+      <p class="muted">
+        This card is not signed
+        {unsignedHost === undefined ? (
+          "."
+        ) : (
+          <>
+            {
+              " here: the edge has a signing key, but cards are signed only for hosts you name (a signature vouches for the card's URLs), and "
+            }
+            <code>{unsignedHost}</code>
+            {" is not in HOST_ALLOWLIST (with its port) nor PUBLIC_BASE_URL."}
+          </>
+        )}
+      </p>
     )}
   </section>
 );
@@ -91,9 +104,11 @@ export interface CardPageProps extends CardDataProps {
   enforcement: Readonly<Record<string, SchemeEnforcement>>;
   /** PUSH_RELAY=on: the agent's notifications reach clients through the edge. */
   pushRelayed: boolean;
+  /** The host[:port] served, when CARD_SIGNING_KEY is set but not for this host: the page says why it is unsigned. */
+  unsignedHost?: string | undefined;
 }
 
-export const CardPage: FC<CardPageProps> = ({ card, cardUrl, signature, enforcement, pushRelayed, ...data }) => (
+export const CardPage: FC<CardPageProps> = ({ card, cardUrl, signature, enforcement, pushRelayed, unsignedHost, ...data }) => (
   <html lang="en">
     <head>
       <meta charset="utf-8" />
@@ -111,7 +126,7 @@ export const CardPage: FC<CardPageProps> = ({ card, cardUrl, signature, enforcem
         <SkillsSection skills={card.skills} />
         <InterfacesSection card={card} pushRelayed={pushRelayed} />
         <SecuritySection card={card} enforcement={enforcement} />
-        <SignatureSection signature={signature} />
+        <SignatureSection signature={signature} unsignedHost={unsignedHost} />
         <FetchSection cardUrl={cardUrl} />
         <CardDataSection {...data} />
       </main>

@@ -164,6 +164,21 @@ describe("the human view", () => {
     expect(html).toContain("https://agents.example.com/.well-known/jwks.json");
   });
 
+  it("says why a card is not signed when the key is set but the host:port is not named (npm run dev -- --port N)", async () => {
+    const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
+    const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
+    const key = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d, kid: "page-key" });
+    const env = makeEnv({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "127.0.0.1:8787,127.0.0.1:9000,localhost" });
+    const page = async (url: string) => (await call(url, { headers: HTML }, env)).text();
+    expect(await page("http://127.0.0.1:9000/")).toContain("key <code>page-key</code>");
+    const unnamed = await page("http://localhost:9001/");
+    expect(unnamed).toContain("This card is not signed here");
+    expect(unnamed).toContain("<code>localhost:9001</code> is not in HOST_ALLOWLIST (with its port) nor PUBLIC_BASE_URL");
+    expect(await page("http://localhost/")).toContain("key <code>page-key</code>");
+    const unkeyed = await (await call("http://localhost:9001/", { headers: HTML }, makeEnv({ HOST_ALLOWLIST: "localhost" }))).text();
+    expect(unkeyed).toContain("This card is not signed.");
+  });
+
   it("shows a key id outside ASCII as written (the protected header is UTF-8)", async () => {
     const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
     const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
