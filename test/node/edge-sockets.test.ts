@@ -9,6 +9,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { serveBundle } from "../../bench/lib";
+import testKey from "../fixtures/ed25519-test-key.json"; // a throwaway key, for CARD_SIGNING_KEY only
 import { builtBundle } from "../support/built-bundle";
 import { type Captured, captureConsole, logEvents } from "../support/console";
 import { type OidcIssuer, startOidcIssuer } from "../support/oidc-issuer";
@@ -241,13 +242,7 @@ describe.each(TARGETS)("KV documents under concurrency and abuse, %s", (_name, s
 });
 
 describe.each(TARGETS)("signatures only for named hosts, %s", (_name, start) => {
-  const key = JSON.stringify({
-    kty: "OKP",
-    crv: "Ed25519",
-    kid: "k",
-    d: "nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A",
-    x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
-  });
+  const key = JSON.stringify(testKey);
   const named = deployed(start, async () => [{ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" }]);
   const unnamed = deployed(start, async () => [{ CARD_SIGNING_KEY: key }]);
   it("answers 404, never a signed card, for a Host outside HOST_ALLOWLIST", async () => {

@@ -9,11 +9,11 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { requirementsOf } from "../../src/auth/requirements";
 import { buildCard } from "../../src/card/build-card";
-import type { BuiltCard } from "../../src/card/card-service";
 import { isSampleDocument } from "../../src/card/sample";
 import { CARD_VARIANTS } from "../../src/card/variant";
 import { renderCardPage } from "../../src/view/page-response";
 import userCards from "../fixtures/user-cards.json";
+import { pageCard } from "../support/page-card";
 import { nullPaths, schemaErrors } from "../support/schemas";
 import { readUserCard, USER_CARD } from "../support/user-card";
 
@@ -51,16 +51,7 @@ describe.each(CARDS)("%s", (_name, path) => {
     if (!read.ok) return;
     const { source, repairs } = read.value;
     const card = buildCard(source, { rpcUrl: `${BASES[0]}/`, protocolVersions: ["1.0", "0.3"] }, "v1");
-    const built: BuiltCard<"v1"> = {
-      card,
-      body: new Uint8Array(),
-      etag: '"page"',
-      dataSource: "bundled",
-      repairs,
-      sample: isSampleDocument(source),
-      okHeaders: new Headers(),
-      notModifiedHeaders: new Headers(),
-    };
+    const built = pageCard(card, { repairs, sample: isSampleDocument(source) });
     const names = [...new Set(requirementsOf(source).flatMap((alternative) => alternative.map((need) => need.name)))];
     const context = {
       cardUrl: `${BASES[0]}/.well-known/agent-card.json`,

@@ -6,11 +6,9 @@
 // wrote it), and compared byte for byte by test/worker/golden.test.ts, so a
 // refactoring of the card code cannot change a single byte unnoticed.
 
-import type * as v1 from "../../src/a2a/v1";
 import type { SchemeEnforcement } from "../../src/auth/edge-auth";
 import { requirementsOf } from "../../src/auth/requirements";
 import { buildCard, type CardEndpoint } from "../../src/card/build-card";
-import type { BuiltCard } from "../../src/card/card-service";
 import { publicizeCard, sourceFromCard } from "../../src/card/from-origin";
 import { type CardSource, parseCardSource } from "../../src/card/source";
 import { CARD_VARIANTS } from "../../src/card/variant";
@@ -21,6 +19,7 @@ import { signCard } from "../../src/sign/sign";
 import { renderCardPage } from "../../src/view/page-response";
 import kitchenSink from "../fixtures/kitchen-sink.json";
 import bundled from "../fixtures/sample-card.json";
+import { pageCard } from "./page-card";
 
 /** A throwaway test key (never used anywhere else). */
 const GOLDEN_KEY = {
@@ -180,20 +179,6 @@ function publicized(cards: Record<string, unknown>): Record<string, string> {
   return out;
 }
 
-function fakeBuilt(card: v1.AgentCard): BuiltCard<"v1"> {
-  const empty = new Headers();
-  return {
-    card,
-    body: new Uint8Array(),
-    etag: '"x"',
-    dataSource: "bundled",
-    repairs: [],
-    sample: false,
-    okHeaders: empty,
-    notModifiedHeaders: empty,
-  };
-}
-
 export async function goldenOutputs(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   const signer = await importSigner(parsePrivateJwk(GOLDEN_KEY));
@@ -217,8 +202,8 @@ export async function goldenOutputs(): Promise<Record<string, string>> {
     const names = [...new Set(requirementsOf(src).flatMap((alternative) => alternative.map((need) => need.name)))];
     const enforcement = Object.fromEntries(names.map((name, i) => [name, states[i] ?? "closed"]));
     const context = { cardUrl: `${PUBLIC}/.well-known/agent-card.json`, enforcement, pushRelayed: false };
-    out[`page/${docName}`] = await renderCardPage(fakeBuilt(v1), context, 300).text();
-    out[`page/${docName}/signed`] = await renderCardPage(fakeBuilt(signedV1), context, 300).text();
+    out[`page/${docName}`] = await renderCardPage(pageCard(v1), context, 300).text();
+    out[`page/${docName}/signed`] = await renderCardPage(pageCard(signedV1), context, 300).text();
   }
   const cards = originCards();
   for (const [name, card] of Object.entries(cards)) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CONFIG_VARIABLES, parseConfig } from "../../src/config";
+import testKey from "../fixtures/ed25519-test-key.json"; // a throwaway key, for CARD_SIGNING_KEY only
 
 describe("parseConfig", () => {
   it("defaults every variable", () => {
@@ -220,13 +221,7 @@ describe("parseConfig", () => {
   });
 
   it("refuses a signing key without HOST_ALLOWLIST or PUBLIC_BASE_URL: a card is signed only for hosts the operator named", () => {
-    const key = JSON.stringify({
-      kty: "OKP",
-      crv: "Ed25519",
-      kid: "k",
-      d: "nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A",
-      x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
-    });
+    const key = JSON.stringify(testKey);
     const alone = parseConfig({ CARD_SIGNING_KEY: key });
     expect(alone.ok).toBe(false);
     if (!alone.ok) {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { CARD, call, documentsKv, makeEnv } from "../support/worker";
 
+/** A fresh Ed25519 CARD_SIGNING_KEY named `kid`. */
+async function signingKey(kid: string): Promise<string> {
+  const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
+  return JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d, kid });
+}
+
 const HTML = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
 
 describe("the human view", () => {
@@ -154,9 +161,7 @@ describe("the human view", () => {
   });
 
   it("names the signing key when the card is signed", async () => {
-    const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
-    const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
-    const key = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d, kid: "page-key" });
+    const key = await signingKey("page-key");
     const html = await (
       await call("https://agents.example.com/", { headers: HTML }, makeEnv({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" }))
     ).text();
@@ -165,9 +170,7 @@ describe("the human view", () => {
   });
 
   it("says why a card is not signed when the key is set but the host:port is not named (npm run dev -- --port N)", async () => {
-    const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
-    const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
-    const key = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d, kid: "page-key" });
+    const key = await signingKey("page-key");
     const env = makeEnv({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "127.0.0.1:8787,127.0.0.1:9000,localhost" });
     const page = async (url: string) => (await call(url, { headers: HTML }, env)).text();
     expect(await page("http://127.0.0.1:9000/")).toContain("key <code>page-key</code>");
@@ -180,9 +183,7 @@ describe("the human view", () => {
   });
 
   it("shows a key id outside ASCII as written (the protected header is UTF-8)", async () => {
-    const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
-    const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
-    const key = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, d: jwk.d, kid: "clé-ключ" });
+    const key = await signingKey("clé-ключ");
     const html = await (
       await call("https://agents.example.com/", { headers: HTML }, makeEnv({ CARD_SIGNING_KEY: key, HOST_ALLOWLIST: "agents.example.com" }))
     ).text();
