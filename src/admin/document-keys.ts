@@ -34,11 +34,24 @@ export function documentKey(raw: string, runtime: Runtime): string {
   return key;
 }
 
-/** The public base the key's card is served under (PUBLIC_BASE_URL wins, as for requests), `/<path>` of a `<hostname>/<path>` key after it. */
+/**
+ * The public base the key's card is served under, `/<path>` of a `<hostname>/<path>` key after it: the base the
+ * card route builds for a request to that card (edge-request.ts), so that the ETag and URL a write announces (its
+ * feed event, its registry webhooks) are the ones a client then gets. PUBLIC_BASE_URL wins, as for requests.
+ */
 export function baseFor(c: Context<{ Bindings: Env }>, runtime: Runtime, key: string): string {
   const { config } = runtime;
-  // A path agent's base is its host's, then its path.
   if (config.publicBaseUrl) return `${config.publicBaseUrl}${splitKey(key).path}`;
-  if (key !== DEFAULT_KEY) return `https://${key}`;
-  return publicBaseUrl(requestTarget(c.req.url), c.req.raw.headers, config);
+  const target = requestTarget(c.req.url);
+  const own = publicBaseUrl(target, c.req.raw.headers, config);
+  if (key === DEFAULT_KEY) return own;
+  const { host, path } = splitKey(key);
+  const url = new URL(own);
+  // The admin request came to the key's own host (`npm run dev`: 127.0.0.1:8787 and its path agents): its base is the card's.
+  if (url.hostname === host) return `${own}${path}`;
+  // Another host the edge serves on this port (HOST_ALLOWLIST's `localhost:8787` beside 127.0.0.1:8787): that authority.
+  const authority = `${host}:${url.port}`;
+  if (url.port !== "" && config.hostAllowlist?.authorities.has(authority)) return `${url.protocol}//${authority}${path}`;
+  // Otherwise the host as deployed: https on its default port.
+  return `https://${key}`;
 }

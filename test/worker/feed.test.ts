@@ -1,7 +1,8 @@
 // The live feed inside workerd, with its real Durable Object (CARD_FEEDS, SQLite storage, hibernatable
 // WebSockets): the pure parts (feed names, events, `since`, tickets, the FEED_PATH rules), and a
 // subscriber's socket receiving the admin API's PUT, rollback and DELETE, resuming with `?since=`,
-// refused without the read token, with a reused or foreign ticket, and bounded. Through `wrangler dev`
+// refused without the read token, with a reused or foreign ticket, and bounded; an event written through
+// `npm run dev`'s address names the card at that address, with the ETag served there. Through `wrangler dev`
 // with a real client: test/node/feed.test.ts.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -13,10 +14,10 @@ import { checkTicket, issueTicket, TICKET_LIFETIME_S } from "../../src/feed/tick
 import { type AdminCall, adminWorker, put, useHosts, type Written } from "../support/admin";
 import { type Captured, captureConsole } from "../support/console";
 import { until } from "../support/wait";
-import { CARD } from "../support/worker";
+import { CARD, fakeOrigin } from "../support/worker";
 
 const FEED_TOKEN = "feed-token-0123456789abcdef";
-const { host } = useHosts();
+const { host, used } = useHosts();
 let logs: Captured;
 beforeEach(() => {
   logs = captureConsole();
@@ -25,8 +26,14 @@ beforeEach(() => {
 type Message = Record<string, unknown> & { type: string };
 
 /** A subscriber: its socket and every message it received, parsed. */
-async function subscribe(call: AdminCall, feed: string, query = "", auth: string | null = `Bearer ${FEED_TOKEN}`) {
-  const response = await call(`https://edge.example.com/_feed/${feed}${query}`, { headers: { upgrade: "websocket" } }, auth);
+async function subscribe(
+  call: AdminCall,
+  feed: string,
+  query = "",
+  auth: string | null = `Bearer ${FEED_TOKEN}`,
+  edge = "https://edge.example.com",
+) {
+  const response = await call(`${edge}/_feed/${feed}${query}`, { headers: { upgrade: "websocket" } }, auth);
   if (response.status !== 101) throw new Error(`no WebSocket: ${response.status} ${await response.text()}`);
   const socket = response.webSocket as WebSocket;
   const messages: Message[] = [];
@@ -166,6 +173,50 @@ describe("the feed through the worker", () => {
     ]);
     expect(logs.lines.join("\n")).not.toContain(FEED_TOKEN);
     again.socket.close(1000);
+  });
+
+  // `npm run dev` (.dev.vars.example): the edge at http://127.0.0.1:8787, which also serves localhost:8787. An event
+  // names the card as that server serves it: its cardUrl answers 304 to If-None-Match with the event's etag
+  // (RFC 9110 §13.1.2), where `https://127.0.0.1/travel` would be no URL of the dev server, with another card.
+  it("names the card at the dev server's own URL and ETag when the admin request came to that server", async () => {
+    const registries = fakeOrigin(() => new Response("ok"));
+    const hook = "https://registry.example/hook";
+    const call = adminWorker(
+      { FEED_TOKEN, HOST_ALLOWLIST: "127.0.0.1:8787,localhost:8787,other.example.com", REGISTRY_WEBHOOKS: hook },
+      registries,
+    );
+    const edge = "http://127.0.0.1:8787";
+    const path = `/travel-${crypto.randomUUID().slice(0, 8)}`;
+    const agents = { own: `127.0.0.1${path}`, served: `localhost${path}`, elsewhere: `other.example.com${path}` };
+    used.push(...Object.values(agents));
+    const subs = await Promise.all(
+      ["127.0.0.1", "localhost", "other.example.com"].map((feed) => subscribe(call, feed, "", undefined, edge)),
+    );
+    const announced = async (agent: string) => {
+      const body = await written(await call(`${edge}/_admin/documents/${agent}`, put({ name: "Travel" })));
+      const heard = () => subs.flatMap((sub) => sub.events()).find((e) => e.agent === agent);
+      const event: Message = await until(heard, `the event of ${agent}`).then((found) => found ?? { type: "none" });
+      expect(event.etag).toBe(body.cardEtags.hybrid);
+      return event;
+    };
+    const own = await announced(agents.own);
+    expect(own.cardUrl).toBe(`${edge}${path}${CARD}`);
+    // A host HOST_ALLOWLIST names on the admin request's port: that host:port, as the dev server serves it there.
+    const served = await announced(agents.served);
+    expect(served.cardUrl).toBe(`http://localhost:8787${path}${CARD}`);
+    for (const event of [own, served]) {
+      const card = await call(String(event.cardUrl), { headers: { "if-none-match": String(event.etag) } }, null);
+      expect(card.status, String(event.cardUrl)).toBe(304);
+    }
+    // A host named without this port: the host as deployed, as before.
+    expect((await announced(agents.elsewhere)).cardUrl).toBe(`https://${agents.elsewhere}${CARD}`);
+    // The registries hear of the same card: its ETag, and its URL under the path agent's base.
+    const hooked = registries.bodies.map(
+      (body) => JSON.parse(new TextDecoder().decode(body)) as { host: string; etag: string; card: { url: string } },
+    );
+    expect(hooked.find((change) => change.host === agents.own)).toMatchObject({ etag: own.etag, card: { url: `${edge}${path}/` } });
+    for (const agent of Object.values(agents)) await written(await call(`${edge}/_admin/documents/${agent}`, { method: "DELETE" }));
+    for (const sub of subs) sub.socket.close(1000);
   });
 
   it("is off (404) without FEED_TOKEN or FEED_PUBLIC, and open to anyone with FEED_PUBLIC", async () => {
