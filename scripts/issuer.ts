@@ -5,9 +5,10 @@
 // `partner` may ask for every scope the card's OAuth flows name. So that the card served by `npm run dev`
 // names this issuer rather than the sample's fictional one, it stores skills.json with its OAuth token
 // URLs (and OpenID Connect discovery URLs) pointing here in local KV, under the edge's hostname, while it
-// runs (`--no-card`: not), and removes it when stopped. It prints the command that gets a token.
+// runs (`--no-card`: not), stores it again whenever skills.json changes, and removes it when stopped. It
+// prints the command that gets a token.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, unwatchFile, watchFile, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type IssuerOptions, serveIssuer } from "../test/support/oidc-issuer";
@@ -92,12 +93,23 @@ function kv(args: string[]): Promise<{ code: number; output: string }> {
 }
 
 const host = new URL(audience).hostname;
+
+/** skills.json as the local card, into local KV under the edge's hostname. */
+async function storeCard(): Promise<{ code: number; output: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "issuer-card-"));
+  try {
+    writeFileSync(join(dir, "card.json"), localDocument());
+    return await kv(["put", host, "--path", join(dir, "card.json")]);
+  } catch (error) {
+    return { code: 1, output: `${(error as Error).message}\n` };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 let stored = false;
 if (!values["no-card"]) {
-  const dir = mkdtempSync(join(tmpdir(), "issuer-card-"));
-  writeFileSync(join(dir, "card.json"), localDocument());
-  const put = await kv(["put", host, "--path", join(dir, "card.json")]);
-  rmSync(dir, { recursive: true, force: true });
+  const put = await storeCard();
   if (put.code !== 0) {
     process.stderr.write(`issuer: could not store the local card in local KV (key ${host}):\n${put.output}`);
     await served.stop();
@@ -106,12 +118,29 @@ if (!values["no-card"]) {
   stored = true;
 }
 
+// An edit of skills.json reaches the card of npm run dev while this runs, so no restart (which would make a new
+// signing key and void every token handed out). Polled, not fs.watch: editors save by renaming a new file over the
+// old one, which a watch on the old file's inode misses.
+let storing: Promise<unknown> = Promise.resolve();
+const skillsPath = join(ROOT, "skills.json");
+const restore = () => {
+  storing = storing.then(async () => {
+    const put = await storeCard();
+    process.stdout.write(
+      put.code === 0
+        ? `issuer: skills.json changed: the card of npm run dev is its new copy (local KV key ${host})\n`
+        : `issuer: skills.json changed, but the local card keeps the last copy: ${put.output.trim().split("\n")[0]}\n`,
+    );
+  });
+};
+if (stored) watchFile(skillsPath, { interval: 300 }, (now, before) => now.mtimeMs !== before.mtimeMs && restore());
+
 const edge = new URL(audience).origin;
 process.stdout.write(`issuer: OpenID provider listening on ${issuer} (discovery: ${issuer}/.well-known/openid-configuration)
 issuer: client ${PARTNER.clientId} / ${PARTNER.clientSecret} (client credentials; scopes ${scope}); tokens are JWTs for ${audience}, valid ${ttl} s
 `);
 if (stored)
-  process.stdout.write(`issuer: the card of npm run dev now names this issuer: skills.json with token URL ${tokenUrl}, in local KV key ${host} until this stops
+  process.stdout.write(`issuer: the card of npm run dev now names this issuer: skills.json with token URL ${tokenUrl}, in local KV key ${host} until this stops, copied again on every save
 `);
 process.stdout.write(`issuer: get a token (then call ${edge}/ with it; npm run dev and .dev.vars: see the README):
 TOKEN=$(curl -s ${tokenUrl} -u ${PARTNER.clientId}:${PARTNER.clientSecret} -d grant_type=client_credentials -d scope=${cardScopes[0] ?? "a2a.read"} -d resource=${audience} | sed -E 's/.*"access_token":"([^"]*)".*/\\1/')
@@ -119,6 +148,8 @@ TOKEN=$(curl -s ${tokenUrl} -u ${PARTNER.clientId}:${PARTNER.clientSecret} -d gr
 
 stopOnSignal("issuer", async () => {
   // The sample card again once this issuer is gone: a card naming a stopped issuer would send callers nowhere.
+  unwatchFile(skillsPath);
+  await storing;
   if (stored) await kv(["delete", host]);
   await served.stop();
 });

@@ -6,6 +6,8 @@
 export const LOCAL_EDGE = "http://127.0.0.1:8787";
 export const ORIGIN_PORT = 9999;
 export const ISSUER_PORT = 9998;
+/** Where `npm run receiver` listens: the webhook of the push relay guide (docs/push-notifications.md). */
+export const RECEIVER_PORT = 9997;
 /** What the edge adds to every origin request (ORIGIN_HEADERS in .dev.vars.example), and all the origin accepts. */
 export const ORIGIN_CREDENTIAL = "Bearer local-origin-credential";
 /** The client of `npm run issuer` that may ask for the card's own scopes (client credentials grant). */

@@ -135,6 +135,12 @@ describe.concurrent("bad usage, in every script and bench", () => {
     ["issuer", ["--bogus"], {}, "issuer: unknown option --bogus"],
     ["issuer", ["--alg", "HS256"], {}, 'issuer: --alg must be RS256 or ES256, not "HS256"'],
     ["issuer", ["--ttl", "0"], {}, 'issuer: --ttl must be a whole number from 1 to 86400, not "0"'],
+    ["receiver", ["--bogus"], {}, "receiver: unknown option --bogus"],
+    ["receiver", ["--port", "99999"], {}, 'receiver: --port must be a whole number up to 65535, not "99999"'],
+    ["receiver", ["--edge", "ftp://x"], {}, 'receiver: --edge must be an http(s) URL, not "ftp://x"'],
+    ["feed", ["--bogus"], {}, "feed: unknown option --bogus"],
+    ["feed", ["--since", "yesterday"], {}, 'feed: --since must be a whole number, not "yesterday"'],
+    ["feed", ["--edge", "ftp://x"], {}, 'feed: --edge must be an http(s) URL, not "ftp://x"'],
     ["skills:push", ["--bogus"], {}, "skills:push: unknown option --bogus"],
     ["skills:push", ["--local=yes"], {}, "skills:push: --local takes no value"],
     ["stats", ["--bogus"], {}, "stats: unknown option --bogus"],
@@ -178,7 +184,7 @@ describe.concurrent("bad usage, in every script and bench", () => {
 
 describe.concurrent("help and the assertion key", () => {
   it("prints the usage on stdout and exits 0 for --help", async ({ expect }) => {
-    const names = ["keys", "card", "skills:push", "stats", "origin", "issuer"];
+    const names = ["keys", "card", "skills:push", "stats", "origin", "issuer", "feed", "receiver"];
     const helped = await Promise.all(names.map((name) => script(name, ["--help"], {})));
     for (const [i, { code, stdout, stderr }] of helped.entries()) {
       expect(code, stderr).toBe(0);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureConsole, logEvents } from "../support/console";
 import { startWorker } from "../support/e2e";
 import { type OriginAgent, startOriginAgent } from "../support/origin-agent";
-import type { Started } from "../support/processes";
+import { freePort, type Started } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 import { until } from "../support/wait";
 import { startReceiver } from "../support/webhook-receiver";
@@ -27,15 +27,6 @@ async function startRedirector(location: string): Promise<{ url: string; stop: (
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/hook`, stop: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-/** A loopback port nothing listens on: a receiver that is down. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function assertionKey(): Promise<JsonWebKey & { kid: string }> {
@@ -154,7 +145,7 @@ describe("the push relay through wrangler dev, in front of an @a2a-js/sdk origin
 
   it("retries a receiver that is down, then logs the loss", async () => {
     captureConsole();
-    const down = `http://127.0.0.1:${await closedPort()}/hook`;
+    const down = `http://127.0.0.1:${await freePort()}/hook`;
     const taskId = await taskOf(await send("1.0", { url: down, token: "t" }));
     const failed = () => logEvents(worker.dev.output(), "push_delivery_failed").filter((e) => e.task === taskId);
     await until(() => failed().length > 0, "the lost notification in the worker's log", 60_000);

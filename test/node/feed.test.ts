@@ -3,7 +3,8 @@
 // the admin API's PUT, rollback and DELETE; a client that disconnects and reconnects with `?since=` gets
 // every event it missed, once, in order; a browser's way in (a ticket from the admin API, single use);
 // refusals seen as the handshake's HTTP status (node:http, which shows it); `npm run skills:push` with
-// ADMIN_URL going through the admin API (so the feed hears of it); a second worker with FEED_PUBLIC=true.
+// ADMIN_URL going through the admin API (so the feed hears of it); `npm run feed`, the subscriber of the
+// one-machine guide (docs/feed.md); a second worker with FEED_PUBLIC=true.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
@@ -11,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { logEvents } from "../support/console";
-import { run, type Started, startWranglerDev, wranglerDevDir } from "../support/processes";
-import { until } from "../support/wait";
+import { ROOT, run, type Started, start, startWranglerDev, wranglerDevDir } from "../support/processes";
+import { until, within } from "../support/wait";
 
 const ADMIN_TOKEN = "admin-token-feed-0123456789";
 const FEED_TOKEN = "feed-token-e2e-0123456789abcdef";
@@ -174,6 +175,52 @@ describe("the live feed through wrangler dev, with real WebSocket clients", () =
     expect(sub.events()[1]).toMatchObject({ agent: `${h}/travel`, action: "put", version: 2 });
     expect(String(sub.events()[1]?.cardUrl)).toMatch(/\/travel\/\.well-known\/agent-card\.json$/);
     await sub.close();
+  });
+
+  // `npm run feed` (scripts/feed.ts) is the subscriber of docs/feed.md on one machine: it runs on the project's Node.
+  it("npm run feed prints each event as a line, says why the feed refuses it, and stops on Ctrl-C (130)", async () => {
+    const h = hostname("npm-feed");
+    const feed = start("npm", ["run", "feed", "--", "--edge", feedDev.base, "--feed", h], { FEED_TOKEN });
+    try {
+      await until(() => feed.output().includes('feed: {"type":"feed.ready"') || feed.child.exitCode !== null, "npm run feed's ready line");
+      expect(feed.output()).toContain(`feed: connected to ${feedDev.base.replace(/^http/, "ws")}/_feed/${h}: the card changes of ${h}`);
+      const put = await putDocument(feedDev, `${h}/travel`, "Travel");
+      const line = await until(() => feed.output().match(/^feed: (\{"type":"agent-card\.updated".*)$/m)?.[1], "the event's line");
+      expect(JSON.parse(line ?? "")).toMatchObject({ agent: `${h}/travel`, action: "put", etag: put.cardEtags.hybrid, version: 1 });
+      const exited = new Promise((resolve) => feed.child.once("exit", (code, signal) => resolve(code ?? signal)));
+      process.kill(-(feed.child.pid as number), "SIGINT");
+      expect(await within(exited, "npm run feed to stop after SIGINT", 30_000)).toBe(130);
+      expect(feed.output()).toContain("feed: SIGINT, stopping");
+      expect(feed.output()).not.toContain(FEED_TOKEN);
+    } finally {
+      await feed.stop();
+    }
+    const refused = await run("npm", ["run", "feed", "--", "--edge", feedDev.base, "--feed", h], {
+      FEED_TOKEN: "wrong-token-0123456789abcdef",
+    });
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toContain(`feed: ${feedDev.base.replace(/^http/, "ws")}/_feed/${h}: refused: 401 `);
+    expect(refused.stdout + refused.stderr).not.toContain("wrong-token-0123456789abcdef");
+  });
+
+  it("npm run feed takes FEED_TOKEN from .dev.vars, and says how to give it one when there is none (exit 2)", async () => {
+    // In a directory of its own: this checkout's .dev.vars is the developer's (npm runs scripts in the package root).
+    const dir = mkdtempSync(join(tmpdir(), "feed-cwd-"));
+    const feedTs = [`${ROOT}node_modules/.bin/tsx`, `${ROOT}scripts/feed.ts`] as const;
+    const none = await run(feedTs[0], [feedTs[1]], { FEED_TOKEN: undefined }, dir);
+    expect(none.code, none.stderr).toBe(2);
+    expect(none.stderr.split("\n")[0]).toBe(
+      "feed: no read token: set FEED_TOKEN, or add FEED_TOKEN=... to .dev.vars (see .dev.vars.example, docs/feed.md)",
+    );
+    writeFileSync(join(dir, ".dev.vars"), `ORIGIN_URL=http://127.0.0.1:9999/\nFEED_TOKEN=${FEED_TOKEN}\n`);
+    const h = hostname("dev-vars");
+    const feed = start(feedTs[0], [feedTs[1], "--edge", feedDev.base, "--feed", h], { FEED_TOKEN: undefined }, dir);
+    try {
+      await until(() => feed.output().includes('feed: {"type":"feed.ready"') || feed.child.exitCode !== null, "the ready line");
+      expect(feed.output()).toContain(`{"type":"feed.ready","feed":"${h}","version":0}`);
+    } finally {
+      await feed.stop();
+    }
   });
 
   it("opens the feed to anyone with FEED_PUBLIC=true, and issues no tickets then (none are needed)", async () => {

@@ -5,13 +5,23 @@
 // the fixed ports of the example are replaced by free ones, the rest of the file is used as it is.
 import { randomUUID } from "node:crypto";
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ISSUER_PORT, LOCAL_EDGE, ORIGIN_CREDENTIAL, ORIGIN_PORT, PARTNER } from "../../scripts/local";
+import { ISSUER_PORT, LOCAL_EDGE, ORIGIN_CREDENTIAL, ORIGIN_PORT, PARTNER, RECEIVER_PORT } from "../../scripts/local";
 import { CONFIG_VARIABLES } from "../../src/config";
-import { processesWithEnv, ROOT, run, type Started, start, WRANGLER_READY, waitForHttp, waitForOutput } from "../support/processes";
+import { blocks, GUIDE_TABLE, type Guide, jsonMembers, restartParts, section, shellSections } from "../support/guides";
+import {
+  freePort,
+  processesWithEnv,
+  ROOT,
+  run,
+  type Started,
+  start,
+  WRANGLER_READY,
+  waitForHttp,
+  waitForOutput,
+} from "../support/processes";
 import { SAMPLE_CARD } from "../support/sample-card";
 import { scratchCopy } from "../support/scratch";
 import { until, within } from "../support/wait";
@@ -51,6 +61,22 @@ describe(".dev.vars.example", () => {
   });
 });
 
+describe("the guides' shell commands", () => {
+  it("are each run by a guide below or say why they run elsewhere (test/fixtures/guides.json)", () => {
+    const docs = ["README.md", ...readdirSync(join(ROOT, "docs")).map((name) => `docs/${name}`)].filter((doc) => doc.endsWith(".md"));
+    const listed = [...GUIDE_TABLE.guides, ...GUIDE_TABLE.elsewhere].map(({ doc, section }) => `${doc} ${section}`);
+    const found = docs.flatMap((doc) => shellSections(doc).map((heading) => `${doc} ${heading}`));
+    expect(
+      found.filter((where) => !listed.includes(where)),
+      "sections with shell commands that no guide runs",
+    ).toEqual([]);
+    expect(
+      listed.filter((where) => !found.includes(where)),
+      "listed sections without shell commands",
+    ).toEqual([]);
+  });
+});
+
 describe("files a user makes in a checkout", () => {
   it("keeps .dev.vars and the admin guide's admin-token.txt out of git, and .dev.vars.example in", async () => {
     const ignored = await run("git", ["check-ignore", "--no-index", ".dev.vars", "admin-token.txt", ".dev.vars.example"]);
@@ -72,27 +98,26 @@ describe("npm run deploy", () => {
   });
 });
 
-/** A port nothing listens on now: wrangler dev must know its own before it starts (the origin and the tokens name it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 describe("the local recipe: origin, issuer and dev server from the README", () => {
   const marker = randomUUID();
   let scratch: string;
   let origin: Started;
   let issuer: Started;
   let dev: Started;
+  /** The long-running commands the guides start (npm run feed, npm run receiver), by the name their step gives. */
+  const terminals = new Map<string, Started>();
   let edge: string;
   let issuerUrl: string;
   let originUrl: string;
+  let receiverPort: number;
+  /** The guides name the example's fixed addresses; this run's servers listen on free ports. */
+  const here = (text: string) =>
+    text
+      .replaceAll(`http://127.0.0.1:${ISSUER_PORT}`, issuerUrl)
+      .replaceAll(`http://127.0.0.1:${ORIGIN_PORT}/`, originUrl)
+      .replaceAll(`127.0.0.1:${RECEIVER_PORT}`, `127.0.0.1:${receiverPort}`)
+      .replaceAll(`127.0.0.1:${new URL(LOCAL_EDGE).port}`, new URL(edge).host)
+      .replaceAll(`localhost:${new URL(LOCAL_EDGE).port}`, `localhost:${new URL(edge).port}`);
   const npm = (script: string, args: string[]) => start("npm", ["run", script, "--", ...args], { LOCAL_SETUP_MARKER: marker }, scratch);
   const left = () => processesWithEnv("LOCAL_SETUP_MARKER", marker);
   const card = () => fetch(`${edge}/.well-known/agent-card.json`, { headers: { "A2A-Version": "1.0" } });
@@ -108,11 +133,31 @@ describe("the local recipe: origin, issuer and dev server from the README", () =
       }),
     });
 
+  /** Ctrl-C in the terminal of a command a guide started (SIGINT to its process group): it stops, saying so. */
+  async function ctrlC(name: string): Promise<void> {
+    const started = terminals.get(name);
+    if (!started) throw new Error(`no command ${name} started`);
+    terminals.delete(name);
+    expect(started.child.exitCode, `npm run ${name} still running:\n${started.output()}`).toBeNull();
+    const exited = new Promise((resolve) => started.child.once("exit", resolve));
+    process.kill(-started.child.pid!, "SIGINT");
+    await within(exited, `npm run ${name} to exit after Ctrl-C`, 30_000);
+    expect(started.output()).toContain(`${name}: SIGINT, stopping`);
+  }
+
+  /** npm run dev as a user starts it (again, after a change to .dev.vars: wrangler dev reads it when it starts). */
+  async function startDev(): Promise<void> {
+    dev = npm("dev", ["--port", new URL(edge).port, "--inspector-port", "0"]);
+    await waitForOutput(dev, WRANGLER_READY, "npm run dev's Ready line");
+    await waitForHttp(`${edge}/.well-known/agent-card.json`, dev);
+  }
+
   beforeAll(async () => {
     scratch = await scratchCopy("local-setup-");
     // The guide as the README runs it, with the sample card (whose OAuth scheme the issuer takes over), not the user's.
     copyFileSync(SAMPLE_CARD, join(scratch, "skills.json"));
     edge = `http://127.0.0.1:${await freePort()}`;
+    receiverPort = await freePort();
     origin = npm("origin", ["--port", "0", "--edge", edge]);
     issuer = npm("issuer", ["--port", "0", "--audience", `${edge}/`]);
     originUrl = await waitForOutput(origin, /listening on (\S+)/, "npm run origin's listening line");
@@ -124,18 +169,16 @@ describe("the local recipe: origin, issuer and dev server from the README", () =
       .replaceAll(`http://127.0.0.1:${ORIGIN_PORT}/`, originUrl)
       .replaceAll(`http://127.0.0.1:${ISSUER_PORT}`, issuerUrl)
       .replaceAll(LOCAL_EDGE, edge)
-      .replace(/^HOST_ALLOWLIST=.*$/m, `HOST_ALLOWLIST=${new URL(edge).host}`);
+      .replace(/^HOST_ALLOWLIST=.*$/m, `HOST_ALLOWLIST=${new URL(edge).host},localhost:${new URL(edge).port}`);
     writeFileSync(join(scratch, ".dev.vars"), ports);
     const keys = await run("npm", ["run", "keys", "--", "--for", "assertion", "--dev-vars"], {}, scratch);
     expect(keys.code, keys.stderr).toBe(0);
     expect(keys.stdout).toContain("AUTH_ASSERTION_KEY");
     expect(dotenv(readFileSync(join(scratch, ".dev.vars"), "utf8")).get("AUTH_ASSERTION_KEY")).toMatch(/^'\{.*"d":/);
-    dev = npm("dev", ["--port", new URL(edge).port, "--inspector-port", "0"]);
-    await waitForOutput(dev, WRANGLER_READY, "npm run dev's Ready line");
-    await waitForHttp(`${edge}/.well-known/agent-card.json`, dev);
+    await startDev();
   });
   afterAll(async () => {
-    for (const started of [dev, issuer, origin]) await started?.stop();
+    for (const started of [...terminals.values(), dev, issuer, origin]) await started?.stop();
     for (const line of left()) process.kill(Number(line.split(" ")[0]), "SIGKILL");
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
@@ -157,12 +200,6 @@ describe("the local recipe: origin, issuer and dev server from the README", () =
 
   it("reaches the origin with the README's commands, and the origin verifies the caller assertion as the README says", async () => {
     expect((await send({})).status).toBe(401);
-    // The README's commands name the example's fixed addresses; this run's servers listen on free ports.
-    const here = (text: string) =>
-      text
-        .replaceAll(`http://127.0.0.1:${ISSUER_PORT}`, issuerUrl)
-        .replaceAll(`http://127.0.0.1:${ORIGIN_PORT}/`, originUrl)
-        .replaceAll(LOCAL_EDGE, edge);
     const { commands, originLine } = readmeGuide();
     const tokenCommand = commands.find((line) => line.startsWith("TOKEN="));
     const call = commands.find((line) => line.startsWith(`curl -s ${LOCAL_EDGE}/ -H "Authorization: Bearer $TOKEN"`));
@@ -185,9 +222,89 @@ describe("the local recipe: origin, issuer and dev server from the README", () =
     expect(events.stdout).toContain('"state":"completed"');
   });
 
+  // The guides of README.md and docs/, each as written, on this set-up (test/fixtures/guides.json), in one shell
+  // whose variables carry from guide to guide as in a terminal kept open; the fixed ports of the guides are this run's.
+  describe("every guide on one machine, as written", () => {
+    const shellState = () => join(scratch, ".guide-shell");
+    beforeAll(() => {
+      for (const [file, fixture] of Object.entries(GUIDE_TABLE.files)) copyFileSync(join(ROOT, fixture), join(scratch, file));
+    });
+    /** A block in the guides' shell: the variables of the blocks before it, its own kept for the blocks after it. */
+    const shell = (commands: string, exec = false) => {
+      const state = JSON.stringify(shellState());
+      const prologue = `set -a\n[ -f ${state} ] && . ${state}\nset -eo pipefail\n`;
+      const script = exec ? `${prologue}exec ${commands}` : `${prologue}${commands}\nexport -p > ${state}\n`;
+      // RECEIVER_PORT: what a started command's added arguments name (`--port $RECEIVER_PORT`).
+      return { args: ["-c", script], env: { LOCAL_SETUP_MARKER: marker, RECEIVER_PORT: String(receiverPort) } };
+    };
+    const outputOf = (name: string): string => {
+      const started = { origin, issuer, dev }[name] ?? terminals.get(name);
+      if (!started) throw new Error(`no process ${name} in the set-up`);
+      return started.output();
+    };
+
+    async function runGuide(guide: Guide): Promise<void> {
+      const code = blocks(section(guide.doc, guide.section));
+      const block = (index: number) => {
+        if (!code[index]) throw new Error(`${guide.doc} ${guide.section} has no block ${index}`);
+        return code[index]!.text;
+      };
+      let last = "";
+      for (const step of guide.steps) {
+        if ("sh" in step) {
+          for (const [at, part] of restartParts(block(step.sh)).entries()) {
+            if (at > 0) await dev.stop().then(startDev);
+            if (part.trim() === "") continue;
+            const { args, env } = shell(here(part));
+            const ran = await run("bash", args, env, scratch);
+            last = ran.stdout + ran.stderr;
+            expect(ran.code, `${guide.doc} ${guide.section}, block ${step.sh}:\n${here(part)}\n${last}`).toBe(0);
+          }
+        } else if ("start" in step) {
+          // The block is the command and, as comments, what it prints.
+          const commands = block(step.start)
+            .split("\n")
+            .filter((line) => line.trim() !== "" && !line.trim().startsWith("#"));
+          expect(commands, `${guide.doc} ${guide.section}, block ${step.start}: one long-running command`).toHaveLength(1);
+          const { args, env } = shell([here(commands[0]!), ...(step.args ?? []).map(here)].join(" "), true);
+          const started = start("bash", args, env, scratch);
+          terminals.set(step.name, started);
+          await until(() => started.output().includes(here(step.ready)) || started.child.exitCode !== null, `${step.name}'s ready line`);
+          expect(started.output(), `${step.name} exited before its ready line`).toContain(here(step.ready));
+        } else if ("json" in step) {
+          const file = join(scratch, step.file);
+          const doc = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+          const members = jsonMembers(block(step.json));
+          if (step.at) doc[step.at] = { ...(doc[step.at] as object), ...members };
+          else Object.assign(doc, members);
+          writeFileSync(file, JSON.stringify(doc, null, 2));
+        } else if ("restart" in step) {
+          if (step.restart !== "dev") throw new Error(`restart ${step.restart}: only npm run dev restarts in the guides`);
+          await dev.stop().then(startDev);
+        } else if ("stop" in step) {
+          await ctrlC(step.stop);
+        } else if ("expect" in step) {
+          const text = step.expect === "step" ? last : outputOf(step.expect);
+          expect(text, `${guide.doc} ${guide.section}; npm run dev printed:\n${dev.output().slice(-3000)}`).toContain(here(step.contains));
+        } else {
+          await until(() => outputOf(step.await).includes(here(step.contains)), `${step.await} to print ${here(step.contains)}`).catch(
+            (error: Error) => {
+              throw new Error(`${error.message}; it printed:\n${outputOf(step.await).slice(-3000)}`);
+            },
+          );
+        }
+      }
+    }
+
+    for (const guide of GUIDE_TABLE.guides) {
+      it(`${guide.doc}, ${guide.section.replace(/^#+ /, "")}: ${guide.what}`, () => runGuide(guide));
+    }
+  });
+
   // Ctrl-C in a terminal signals the process group: the issuer gets SIGINT from the terminal and again from npm,
   // and must still finish taking its card out (a second signal once ended it halfway, 5 of 6 stops).
   it("stops each on Ctrl-C (SIGINT to the group), SIGINT or SIGTERM to npm alone, the issuer taking its card out of local KV", async () => {
+    for (const name of terminals.keys()) await ctrlC(name);
     for (const [started, signal, group] of [
       [issuer, "SIGINT", true],
       [origin, "SIGINT", false],

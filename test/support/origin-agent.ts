@@ -16,8 +16,9 @@
 // - Every JSON-RPC POST is recorded (method, lower-cased headers, raw body) before the
 //   SDK handles it; streams the client hung up on are counted.
 // - After `trustEdge({ jwksUrl, issuer })`, every JSON-RPC POST must carry an
-//   A2A-Caller-Assertion that jose verifies against the edge's JWKS (else 401);
-//   the verified claims are recorded with the request.
+//   A2A-Caller-Assertion that jose verifies against the edge's JWKS (else 403, with
+//   a message saying why: caller-assertion.ts); the verified claims are recorded
+//   with the request.
 //
 // In-process: `const agent = await startOriginAgent({ streamDelayMs: 100 })`.
 // As a process: `node_modules/.bin/tsx test/support/origin-agent.ts --port N [--delay MS] [--auth "Bearer x"]`
@@ -38,7 +39,8 @@ import {
 } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import express, { type NextFunction, type Request, type Response } from "express";
-import { createRemoteJWKSet, type JWTPayload, jwtVerify } from "jose";
+import { createRemoteJWKSet, type JWTPayload } from "jose";
+import { checkAssertion, describeRefusal, type Refusal, type TrustedEdge } from "./caller-assertion";
 import { isMain } from "./processes";
 
 export interface RecordedRequest {
@@ -50,12 +52,8 @@ export interface RecordedRequest {
   rawBody: string;
   /** Once the agent trusts an edge: the verified claims of the request's A2A-Caller-Assertion. */
   assertion?: JWTPayload;
-}
-
-/** An edge whose A2A-Caller-Assertion the origin requires: its JWKS and its public base (the `iss`). */
-export interface TrustedEdge {
-  jwksUrl: string;
-  issuer: string;
+  /** Why the request was refused (403), if it was. */
+  refusal?: Refusal;
 }
 
 export interface OriginAgent {
@@ -68,8 +66,9 @@ export interface OriginAgent {
   streamsClosedEarly: () => number;
   /**
    * From now on every JSON-RPC POST must carry an A2A-Caller-Assertion that verifies
-   * (jose) against the edge's JWKS, with the edge as issuer and this agent's URL as
-   * audience; otherwise 401. The way a real origin trusts who called.
+   * (jose) against the edge's JWKS, with the edge as issuer (or, with `paths`, one of
+   * its agents by path) and this agent's URL as audience; otherwise 403. The way a
+   * real origin trusts who called.
    */
   trustEdge(edge: TrustedEdge): void;
   /** Closes the server and every open connection; resolves once closed. */
@@ -81,7 +80,7 @@ export interface OriginAgentOptions {
   port?: number;
   /** Gap between the events after the initial Task. Default 200. */
   streamDelayMs?: number;
-  /** If set, JSON-RPC POSTs whose Authorization header is not exactly this get HTTP 401. */
+  /** If set, JSON-RPC POSTs whose Authorization header is not exactly this get HTTP 403. */
   requiredAuthorization?: string;
   /**
    * Called with the user's text once the Task event is published; when it returns
@@ -103,8 +102,12 @@ export interface OriginAgentOptions {
    * to each config's URL by its DefaultPushNotificationSender (as an origin does, from its own network).
    */
   push?: boolean;
-  /** Told of every JSON-RPC POST once its checks are done: `refused` says why it got 401 (npm run origin prints each call). */
-  onCall?: (request: RecordedRequest, refused?: string) => void;
+  /** With `push`: told of every push notification config the agent stores (npm run origin prints them). */
+  onPushConfig?: (taskId: string, url: string) => void;
+  /** Told of every JSON-RPC POST once its checks are done, with why it got 403 if it did (npm run origin prints each call). */
+  onCall?: (request: RecordedRequest, refusal?: Refusal) => void;
+  /** The JSON-RPC error message of a refusal. Default: `origin agent refused <describeRefusal>`. */
+  refusalMessage?: (refusal: Refusal) => string;
 }
 
 export const ORIGIN_AGENT_NAME = "Origin Echo Agent";
@@ -220,6 +223,18 @@ class EchoExecutor implements AgentExecutor {
   };
 }
 
+/** The SDK's in-memory store, telling `onSave` of every config it stores: the SDK has no hook for it. */
+class ReportingPushStore extends InMemoryPushNotificationStore {
+  constructor(private readonly onSave?: (taskId: string, url: string) => void) {
+    super();
+  }
+
+  override async save(...args: Parameters<InMemoryPushNotificationStore["save"]>): Promise<void> {
+    await super.save(...args);
+    this.onSave?.(args[0], args[2].url);
+  }
+}
+
 const echoSkill: AgentSkill = {
   id: "echo",
   name: "Echo",
@@ -296,7 +311,7 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
   const card: AgentCard = options.push
     ? { ...baseCard, capabilities: { streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: true } }
     : baseCard;
-  const pushStore = options.push ? new InMemoryPushNotificationStore() : undefined;
+  const pushStore = options.push ? new ReportingPushStore(options.onPushConfig) : undefined;
   const extendedCard: AgentCard = { ...card, skills: [echoSkill, extendedSkill] };
   const requestHandler = new DefaultRequestHandler(
     card,
@@ -317,10 +332,16 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
   // the parsed JSON. The SDK's own express.json() sees a consumed stream and leaves
   // req.body alone.
   let trusted: { edge: TrustedEdge; keys: ReturnType<typeof createRemoteJWKSet> } | undefined;
-  const verifyCaller = async (header: string | undefined): Promise<JWTPayload | undefined> => {
-    if (!trusted || header === undefined) return undefined;
-    const { edge, keys } = trusted;
-    return (await jwtVerify(header, keys, { issuer: edge.issuer, audience: url }).catch(() => undefined))?.payload;
+  // 403, not 401: the edge passes a JSON-RPC origin's status (and WWW-Authenticate) on to the caller
+  // (src/call/reply.ts), whose client reads a 401 as its own token refused (RFC 9110 §15.5.2) and fetches another,
+  // in vain: what this origin checks is the edge's credential (ORIGIN_HEADERS) and assertion, and even a caller's
+  // token forwarded in their place (an edge without ORIGIN_HEADERS) is refused whichever token it is. A 403 is a
+  // refusal that the caller's credentials do not change (§15.5.4).
+  const refuse = (res: Response, recorded: RecordedRequest, id: string | number | null, refusal: Refusal) => {
+    recorded.refusal = refusal;
+    options.onCall?.(recorded, refusal);
+    const message = options.refusalMessage?.(refusal) ?? `origin agent refused ${describeRefusal(refusal)}`;
+    res.status(403).json({ jsonrpc: "2.0", id, error: { code: -32600, message } });
   };
   app.post("/", express.raw({ type: () => true, limit: BODY_LIMIT }), async (req: Request, res: Response, next: NextFunction) => {
     const rawBody = Buffer.isBuffer(req.body) ? req.body.toString("utf8") : "";
@@ -346,22 +367,14 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
     const id = body && (typeof body.id === "string" || typeof body.id === "number") ? body.id : null;
 
     if (trusted) {
-      recorded.assertion = await verifyCaller(recorded.headers["a2a-caller-assertion"]);
-      if (!recorded.assertion) {
-        options.onCall?.(recorded, "no verifiable A2A-Caller-Assertion");
-        res.status(401).json({ jsonrpc: "2.0", id, error: { code: -32600, message: "Unauthorized: no verifiable A2A-Caller-Assertion." } });
-        return;
-      }
+      const viaEdge = recorded.headers["x-forwarded-host"] !== undefined;
+      const checked = await checkAssertion(recorded.headers["a2a-caller-assertion"], trusted.edge, trusted.keys, url, viaEdge);
+      if ("refusal" in checked) return refuse(res, recorded, id, checked.refusal);
+      recorded.assertion = checked.claims;
     }
 
-    if (options.requiredAuthorization !== undefined && req.headers.authorization !== options.requiredAuthorization) {
-      options.onCall?.(recorded, "missing or wrong Authorization (the origin's own credential)");
-      res
-        .status(401)
-        .set("WWW-Authenticate", 'Bearer realm="origin-agent"')
-        .json({ jsonrpc: "2.0", id, error: { code: -32600, message: "Unauthorized: missing or wrong Authorization header." } });
-      return;
-    }
+    if (options.requiredAuthorization !== undefined && req.headers.authorization !== options.requiredAuthorization)
+      return refuse(res, recorded, id, { kind: "credential", sent: req.headers.authorization !== undefined });
 
     // What the SDK's express.json() would have produced: a parsed body for JSON content
     // types only, and its -32700 answer for unparseable JSON.

@@ -6,25 +6,8 @@
 // lockfile changes.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
-import { ROOT, run, type Started, start, waitForHttp } from "./processes";
-
-/**
- * A port nobody listens on now. The framework peers must be told their port before they listen (their
- * cards name it), so they cannot bind port 0 and report it as the project's own processes do; a port
- * taken in between makes the peer fail to start, loudly.
- */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, ROOT, run, type Started, start, waitForHttp } from "./processes";
 
 const PEERS = join(ROOT, "test/peers");
 const STAMP = join(PEERS, "node_modules/.installed-from");
