@@ -132,11 +132,18 @@ describe("a caller with a token from the issuer", () => {
 
   it("accepts scopes from `scp` and a clock 59 s behind, and reads the token from AUTH_JWT_HEADER when set", async () => {
     const t = await setup({ AUTH_JWT_HEADER: "Cf-Access-Jwt-Assertion" });
-    const now = Math.floor(Date.now() / 1000);
-    const token = await t.token({ scope: undefined, scp: ["a2a.write"], exp: now - 59 });
-    expect((await t.send({ "Cf-Access-Jwt-Assertion": token })).status).toBe(200);
-    expect(t.forwarded()[0]!.headers.get("cf-access-jwt-assertion")).toBeNull();
-    expect((await t.send(bearer(token))).status).toBe(401); // the configured header only
+    // The clock stands still (Date only; timers run): expired 59 s ago when it is checked, however long the
+    // machine takes to get there (a loaded one took over a second: 401).
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    try {
+      const now = Math.floor(Date.now() / 1000);
+      const token = await t.token({ scope: undefined, scp: ["a2a.write"], exp: now - 59 });
+      expect((await t.send({ "Cf-Access-Jwt-Assertion": token })).status).toBe(200);
+      expect(t.forwarded()[0]!.headers.get("cf-access-jwt-assertion")).toBeNull();
+      expect((await t.send(bearer(token))).status).toBe(401); // the configured header only
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
