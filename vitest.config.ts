@@ -1,7 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { isolatedWranglerConfig, makeProcessEnvHermetic } from "./test/support/hermetic.ts";
-import { SAMPLE_CARD } from "./test/support/sample-card.ts";
+import { SAMPLE_CARD, withSampleCard } from "./test/support/sample-card.ts";
 
 // No developer's dev state reaches a test (test/support/hermetic.ts): wrangler runs in this process for the
 // workers project, and every process the node project starts inherits this environment.
@@ -22,7 +22,7 @@ export default defineConfig({
         plugins: [
           cloudflareTest({
             main: "./src/index.ts",
-            wrangler: { configPath: isolatedWranglerConfig(root) },
+            wrangler: { configPath: isolatedWranglerConfig(root, withSampleCard) },
             miniflare: { ratelimits: { TEST_RATE_LIMITER: { namespace_id: "1001", simple: { limit: 3, period: 60 } } } },
           }),
         ],

@@ -131,11 +131,15 @@ describe("the user's card in the tests", () => {
   const reads = /(?:\.\.\/)+skills\.json|ROOT,\s*"skills\.json"|"#skills"(?!:)|\bbuildBundle\(/;
   it("is read by test/support/user-card.ts alone; every worker the tests build or serve gets the sample card", () => {
     const readers = sourceFiles(join(ROOT, "test"))
-      .filter((path) => path !== import.meta.filename && reads.test(readFileSync(path, "utf8")))
+      // sample-card.ts names the import to put the sample in its place (wrangler's [alias]), reading nothing.
+      .filter((path) => path !== import.meta.filename && !path.endsWith("/sample-card.ts") && reads.test(readFileSync(path, "utf8")))
       .map((path) => relative(ROOT, path));
     expect(readers).toEqual(["test/support/user-card.ts"]);
-    for (const file of ["test/support/bundle-setup.ts", "test/support/processes.ts"])
-      expect(readFileSync(join(ROOT, file), "utf8"), file).toContain("...SAMPLE_CARD_ALIAS");
+    expect(readFileSync(join(ROOT, "test/support/bundle-setup.ts"), "utf8")).toContain("...SAMPLE_CARD_ALIAS");
+    // wrangler dev: the [alias] table of the config it is given (test/node/dev-state.test.ts runs the suites that
+    // start it beside a card that is not the sample).
+    expect(readFileSync(join(ROOT, "test/support/processes.ts"), "utf8")).toContain("withSampleCard(");
+    expect(readFileSync(join(ROOT, "vitest.config.ts"), "utf8")).toContain("isolatedWranglerConfig(root, withSampleCard)");
     expect(readFileSync(join(ROOT, "vitest.config.ts"), "utf8")).toContain('alias: { "#skills": SAMPLE_CARD }');
   });
 });

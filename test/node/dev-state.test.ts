@@ -1,11 +1,12 @@
 // `npm test` in a checkout where someone has been running `npm run dev`: a
 // `.dev.vars` (an origin that is not running, EDGE_AUTH=off), another agent in
 // local KV (`.wrangler/state`, as `npm run skills:push -- --local` leaves it),
-// and an environment that asks wrangler to turn process variables into vars.
+// an environment that asks wrangler to turn process variables into vars, and a
+// skills.json of the user's own that is not the sample card.
 // The suites that read those before (the generated types, and those expecting
 // the bundled agent, an unset origin or enforced auth) run in a scratch copy of
 // the working tree holding all that, and must pass as they do here.
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,7 +18,7 @@ const SUITES = [
   "test/worker/kv.test.ts", // the bundled agent when KV holds nothing (.wrangler/state)
   "test/worker/proxy.test.ts", // 503 without ORIGIN_URL (.dev.vars)
   "test/worker/page.test.ts", // enforcement per scheme (EDGE_AUTH in .dev.vars)
-  "test/node/wrangler.test.ts", // the types check, npm run dev, and startWranglerDev (.dev.vars, .wrangler/state)
+  "test/node/wrangler.test.ts", // the types check, npm run dev, and startWranglerDev (.dev.vars, .wrangler/state, skills.json)
 ];
 
 /** Environment a developer might have: wrangler would hand every process variable to the worker under test. */
@@ -34,6 +35,8 @@ describe("npm test beside a developer's dev state", () => {
     scratch = await scratchCopy("dev-state-");
     writeFileSync(join(scratch, ".dev.vars"), "ORIGIN_URL=http://127.0.0.1:9999/\nEDGE_AUTH=off\nDEV_ONLY_SECRET=x\n");
     writeFileSync(join(scratch, ".env"), "ORIGIN_URL=http://127.0.0.1:9998/\n");
+    // And a card of the user's own: every worker the suites build or serve must still be the sample's.
+    copyFileSync(join(ROOT, "test/fixtures/cards/minimal.json"), join(scratch, "skills.json"));
     // One wrangler for the three keys (a `kv key put` each took as long again apiece): the same local state.
     const doc = JSON.stringify({ name: "Someone's Dev Agent" });
     const docs = join(scratch, "dev-agents.json");

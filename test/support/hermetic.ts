@@ -5,7 +5,7 @@
 // CLOUDFLARE_INCLUDE_PROCESS_ENV=true turns the whole process environment into
 // vars: `ORIGIN_URL=... EDGE_AUTH=off` in `.dev.vars`, or a document put with
 // `npm run skills:push -- --local`, would change what the tests see.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 
 /** What wrangler must not take from the environment, and the settings that keep it from reading dev files. */
@@ -42,9 +42,9 @@ export const NO_ENV_FILE = ["--env-file", "/dev/null"];
  * unstable_getMiniflareWorkerOptions, which loads `.dev.vars` (or `.env`) from
  * the config's directory and takes no env-file option: it gets a copy of
  * wrangler.toml in a directory of its own (`test-output/`, ignored by git),
- * with `main` made absolute. Returns the copy's path.
+ * with `main` made absolute and `edit` applied (the sample card: sample-card.ts). Returns the copy's path.
  */
-export function isolatedWranglerConfig(root: string): string {
+export function isolatedWranglerConfig(root: string, edit: (toml: string) => string): string {
   const dir = join(root, "test-output", "wrangler-config");
   mkdirSync(dir, { recursive: true });
   const config = readFileSync(join(root, "wrangler.toml"), "utf8").replace(
@@ -52,6 +52,9 @@ export function isolatedWranglerConfig(root: string): string {
     (_line, main: string) => `main = ${JSON.stringify(resolve(root, main))}`,
   );
   const path = join(dir, "wrangler.toml");
-  writeFileSync(path, config);
+  // Written aside then renamed: suites starting wrangler dev at once read it whole, never half written.
+  const aside = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  writeFileSync(aside, edit(config));
+  renameSync(aside, path);
   return path;
 }

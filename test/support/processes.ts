@@ -5,8 +5,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { hermeticEnv, NO_ENV_FILE } from "./hermetic";
-import { SAMPLE_CARD_ALIAS } from "./sample-card";
+import { hermeticEnv, isolatedWranglerConfig, NO_ENV_FILE } from "./hermetic";
+import { withSampleCard } from "./sample-card";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -190,7 +190,8 @@ export async function startWranglerDev(extra: string[] = []): Promise<{ dev: Sta
     "--inspector-port",
     "0",
     ...NO_ENV_FILE,
-    ...SAMPLE_CARD_ALIAS,
+    // The sample card in place of the user's (the [alias] of this copy of wrangler.toml), unless a test brings its own config.
+    ...(extra.includes("--config") ? [] : ["--config", isolatedWranglerConfig(ROOT, withSampleCard)]),
     ...(state ? ["--persist-to", state] : []),
     ...extra,
   ]);
@@ -282,7 +283,7 @@ export async function wranglerDevDir(
     /^main = "(.+)"$/m,
     (_l, main: string) => `main = ${JSON.stringify(join(ROOT, main))}`,
   );
-  writeFileSync(config, toml + extraConfig);
+  writeFileSync(config, withSampleCard(toml + extraConfig));
   const persist = join(dir, "state");
   let release: () => void = () => undefined;
   if (Object.keys(documents).length > 0) {

@@ -6,5 +6,15 @@ import { fileURLToPath } from "node:url";
 
 export const SAMPLE_CARD = fileURLToPath(new URL("../fixtures/sample-card.json", import.meta.url));
 
-/** wrangler dev and wrangler deploy arguments that build the worker around the sample card. */
+/** `wrangler deploy` arguments that build the worker around the sample card. */
 export const SAMPLE_CARD_ALIAS = ["--alias", `#skills:${SAMPLE_CARD}`];
+
+/**
+ * A wrangler.toml that builds the worker around the sample card: its `[alias]` table. `wrangler dev` needs the
+ * table: it ignores `--alias` for an import that package.json's `"imports"` names (wrangler 4.164 served the
+ * user's card with `--alias #skills:...`, `wrangler deploy` the sample).
+ */
+export function withSampleCard(toml: string): string {
+  if (/^\[alias\]$/m.test(toml)) throw new Error("wrangler.toml has an [alias] table already: add #skills to it here");
+  return `${toml.trimEnd()}\n\n[alias]\n"#skills" = ${JSON.stringify(SAMPLE_CARD)}\n`;
+}
