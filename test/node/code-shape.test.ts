@@ -136,6 +136,12 @@ describe("the user's card in the tests", () => {
       .map((path) => relative(ROOT, path));
     expect(readers).toEqual(["test/support/user-card.ts"]);
     expect(readFileSync(join(ROOT, "test/support/bundle-setup.ts"), "utf8")).toContain("...SAMPLE_CARD_ALIAS");
+    // One build per run around the sample, that one; a test building its own bundle built the user's card (signing.test
+    // did). wrangler.test builds the user's card on purpose: it is the build the user runs (npm run build).
+    const builders = sourceFiles(join(ROOT, "test"))
+      .filter((path) => path !== import.meta.filename && /"deploy",\s*"--dry-run"/.test(readFileSync(path, "utf8")))
+      .map((path) => relative(ROOT, path));
+    expect(builders.sort()).toEqual(["test/node/wrangler.test.ts", "test/support/bundle-setup.ts"]);
     // wrangler dev: the [alias] table of the config it is given (test/node/dev-state.test.ts runs the suites that
     // start it beside a card that is not the sample).
     expect(readFileSync(join(ROOT, "test/support/processes.ts"), "utf8")).toContain("withSampleCard(");

@@ -4,15 +4,14 @@
 // out a 0.3 card's `url`, so it must refuse the 0.3-shaped ones), on the built
 // worker in workerd. Every URL of every variant is changed to check that no
 // verifier accepts the result.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { verifyAgentCardSignature } from "@a2a-js/sdk";
 import canonicalize from "canonicalize";
 import * as jose from "jose";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { wranglerCompatibilityDate } from "../../bench/lib";
+import { builtBundle } from "../support/built-bundle";
 import { run } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 
@@ -56,13 +55,11 @@ async function generatedKey(alg: string): Promise<string> {
   return match![1]!;
 }
 
-let bundleDir: string;
-beforeAll(async () => {
+// This run's build, around the sample card (test/support/bundle-setup.ts).
+const bundleDir = dirname(builtBundle().path);
+beforeAll(() => {
   // The SDK's verifier logs each signature entry it could not use (console.debug).
   vi.spyOn(console, "debug").mockImplementation(() => {});
-  bundleDir = mkdtempSync(join(tmpdir(), "signing-bundle-"));
-  const build = await run("node_modules/.bin/wrangler", ["deploy", "--dry-run", "--outdir", bundleDir]);
-  expect(build.code, build.stderr).toBe(0);
 });
 
 describe.each(["ES256", "EdDSA"])("cards signed with %s", (alg) => {
