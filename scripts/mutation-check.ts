@@ -734,6 +734,13 @@ export const MUTATIONS: Mutation[] = [
     tests: [W("bridge-proxy"), W("passthrough")],
   },
   {
+    name: "bridge: passthrough reads the origin's card before a fresh isolate's first call",
+    file: "src/card/card-service.ts",
+    from: "return Promise.resolve(origin.resolve(keepAlive)).then(",
+    to: "return Promise.resolve(protocolVersions).then(",
+    tests: [W("passthrough")],
+  },
+  {
     name: "bridge: SSE translated event by event",
     file: "src/call/reply.ts",
     from: "const { outcome, unreadable } = translated(plan, decoded);",

@@ -112,7 +112,8 @@ export async function admit(edge: EdgeRequest, received: Call): Promise<Admitted
   if (unserved) return unserved;
   const call = received.read ? received : readCall(received);
   if (isFailure(call)) return call;
-  const translated = originSide(call, cards.originVersions());
+  const speaks = cards.originVersions(edge.keepAlive);
+  const translated = originSide(call, speaks instanceof Promise ? await speaks : speaks);
   if (isFailure(translated)) return translated;
   let origin = translated;
   const caller = await admitCaller(edge, call);

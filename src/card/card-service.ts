@@ -107,10 +107,21 @@ export class CardService {
 
   /**
    * What the origin speaks, preferred first: ORIGIN_PROTOCOL_VERSIONS, else (passthrough) what its own card
-   * lists, else what the edge serves. Calls in a served version it does not speak are bridged.
+   * lists, else what the edge serves. Calls in a served version it does not speak are bridged. In passthrough
+   * mode an isolate that holds no card yet reads it first (or its last good copy): a call is often an
+   * isolate's first request, the card having been read from another one. Only when neither can be read is
+   * the call sent as received.
    */
-  originVersions(): readonly string[] {
-    return this.config.originProtocolVersions ?? this.originCards?.held()?.protocolVersions ?? this.config.protocolVersions;
+  originVersions(keepAlive?: KeepAlive): Later<readonly string[]> {
+    const { originProtocolVersions, protocolVersions } = this.config;
+    if (originProtocolVersions || !this.originCards) return originProtocolVersions ?? protocolVersions;
+    const held = this.originCards.held();
+    if (held) return held.protocolVersions;
+    const origin = this.originCards;
+    return Promise.resolve(origin.resolve(keepAlive)).then(
+      () => origin.held()?.protocolVersions ?? protocolVersions,
+      () => protocolVersions,
+    );
   }
 
   /** The card for (source, public base, variant), built and hashed once; synchronous once built (the hot path). */

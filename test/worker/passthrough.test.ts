@@ -289,6 +289,38 @@ describe("passthrough card mode", () => {
 });
 
 describe("passthrough with an origin of one generation", () => {
+  // Isolates come and go: a client that read the card from one isolate calls another, whose first request
+  // is that call. What the origin speaks is read from its card before the call is translated, not guessed.
+  it.each([
+    ["a 0.3 origin, a 1.0 GetTask", "0.3", "GetTask", "tasks/get", { id: "t1" }],
+    ["a 1.0 origin, a 0.3 tasks/get", "1.0", "tasks/get", "GetTask", { id: "t1" }],
+  ])("bridges a fresh isolate's first call, before the card was asked for: %s", async (_name, speaks, method, expected, params) => {
+    const logs = captureConsole();
+    const only = { ...originCard, supportedInterfaces: [{ url: `${PRIVATE}/`, protocolBinding: "JSONRPC", protocolVersion: speaks }] };
+    const task =
+      speaks === "1.0"
+        ? { id: "t1", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" } }
+        : { kind: "task", id: "t1", contextId: "c1", status: { state: "completed" } };
+    const origin = cardOrigin(async (req) => {
+      if (req.method === "GET") return Response.json(only);
+      const { id } = (await req.clone().json()) as { id: unknown };
+      return Response.json({ jsonrpc: "2.0", id, result: task });
+    });
+    const init = {
+      method: "POST",
+      headers: { "content-type": "application/json", "A2A-Version": speaks === "1.0" ? "0.3" : "1.0" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method, params }),
+    };
+    const reply = (await (await callVia(origin, "https://agents.example.com/", init, env({ EDGE_AUTH: "off" }))).json()) as {
+      result?: { id?: string };
+    };
+    const posted = origin.requests.findIndex((r) => r.method === "POST");
+    expect(origin.requests[posted]?.headers.get("a2a-version")).toBe(speaks);
+    expect(JSON.parse(new TextDecoder().decode(origin.bodies[posted]))).toMatchObject({ method: expected });
+    expect(reply.result).toMatchObject({ id: "t1" });
+    expect(logs.events().map((e) => e.event)).not.toContain("origin_failed");
+  });
+
   it("advertises PROTOCOL_VERSIONS, reads what the origin speaks from its card, and bridges the other", async () => {
     const logs = captureConsole();
     const v1Only = { ...originCard, supportedInterfaces: [{ url: `${PRIVATE}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] };
