@@ -135,6 +135,12 @@ describe("malformed headers on the wire, with TRUST_FORWARDED_HEADERS=true", () 
   });
   afterAll(() => trusted?.stop());
 
+  // Two wrangler devs at once, as the parallel suites run them: starting this one must not restart the first
+  // (wrangler dev restarts its worker when its config file is replaced; a POST in flight then gets a 503).
+  it("leaves the wrangler dev already running as it was", () => {
+    expect(dev.output()).not.toContain("Reloading local server");
+  });
+
   async function cardWith(headerLines: string): Promise<{ status: number; url?: string; reply: string }> {
     const reply = await raw(
       port,

@@ -43,9 +43,14 @@ export const NO_ENV_FILE = ["--env-file", "/dev/null"];
  * the config's directory and takes no env-file option: it gets a copy of
  * wrangler.toml in a directory of its own (`test-output/`, ignored by git),
  * with `main` made absolute and `edit` applied (the sample card: sample-card.ts). Returns the copy's path.
+ * A running `wrangler dev` watches its config file and restarts when it is replaced, answering a POST in
+ * flight with 503 "Your worker restarted mid-request": each one gets a `dir` of its own.
  */
-export function isolatedWranglerConfig(root: string, edit: (toml: string) => string): string {
-  const dir = join(root, "test-output", "wrangler-config");
+export function isolatedWranglerConfig(
+  root: string,
+  edit: (toml: string) => string,
+  dir = join(root, "test-output", "wrangler-config"),
+): string {
   mkdirSync(dir, { recursive: true });
   const config = readFileSync(join(root, "wrangler.toml"), "utf8").replace(
     /^main = "(.+)"$/m,

@@ -169,6 +169,11 @@ export function freePort(): Promise<number> {
   });
 }
 
+function devConfigDir(): string {
+  mkdirSync(join(ROOT, "test-output"), { recursive: true });
+  return mkdtempSync(join(ROOT, "test-output", "wrangler-dev-"));
+}
+
 /** The URL `wrangler dev` prints once it listens (`Ready on http://127.0.0.1:PORT`). */
 export const WRANGLER_READY = /Ready on (http:\/\/127\.0\.0\.1:\d+)/;
 
@@ -181,6 +186,9 @@ export const WRANGLER_READY = /Ready on (http:\/\/127\.0\.0\.1:\d+)/;
  */
 export async function startWranglerDev(extra: string[] = []): Promise<{ dev: Started; base: string }> {
   const state = extra.includes("--persist-to") ? undefined : mkdtempSync(join(tmpdir(), "wrangler-state-"));
+  // A config file of its own: wrangler dev restarts the worker whenever its config file is replaced, and
+  // another suite starting its own dev would replace a shared one (a POST in flight then gets a 503).
+  const configDir = extra.includes("--config") ? undefined : devConfigDir();
   const started = start("node_modules/.bin/wrangler", [
     "dev",
     "--ip",
@@ -191,7 +199,7 @@ export async function startWranglerDev(extra: string[] = []): Promise<{ dev: Sta
     "0",
     ...NO_ENV_FILE,
     // The sample card in place of the user's (the [alias] of this copy of wrangler.toml), unless a test brings its own config.
-    ...(extra.includes("--config") ? [] : ["--config", isolatedWranglerConfig(ROOT, withSampleCard)]),
+    ...(extra.includes("--config") ? [] : ["--config", isolatedWranglerConfig(ROOT, withSampleCard, configDir)]),
     ...(state ? ["--persist-to", state] : []),
     ...extra,
   ]);
@@ -200,6 +208,7 @@ export async function startWranglerDev(extra: string[] = []): Promise<{ dev: Sta
     stop: async () => {
       await started.stop();
       if (state) rmSync(state, { recursive: true, force: true });
+      if (configDir) rmSync(configDir, { recursive: true, force: true });
     },
   };
   try {
