@@ -4,26 +4,14 @@
 // Goals: card/static >= 0.9; a path agent within 5% of a host agent (1,000 agents by path on the host);
 // catalog generation for 1,000 agents <= 10 ms (then served from cache); the bundle within the budget of
 // test/node/wrangler.test.ts.
-import { get as httpGet } from "node:http";
 import { type Cli, cli } from "../scripts/usage";
 import { aiCatalog, apiCatalog } from "../src/agents/catalog";
 import { strongEtag } from "../src/http/etag";
-import { buildBundle, runBench, serve, serveBundle } from "./lib";
+import { buildBundle, getWithHost, runBench, serve, serveBundle } from "./lib";
 import { BENCH_KNOBS_USAGE, benchKnobs, load, printTable, sideBySide } from "./measure";
 
 const CARD_PATH = "/.well-known/agent-card.json";
 
-/** A GET with its own Host header (fetch may not set one): the body. */
-function getWithHost(url: string, host: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const request = httpGet(url, { headers: { host } }, (response) => {
-      let text = "";
-      response.on("data", (chunk) => (text += chunk));
-      response.on("end", () => resolve(text));
-    });
-    request.on("error", reject);
-  });
-}
 const cmd: Cli = cli("bench:card", `usage: ${BENCH_KNOBS_USAGE} npm run bench:card`);
 cmd.parseArgs({ options: {} });
 const knobs = benchKnobs(cmd);

@@ -3,6 +3,7 @@
 // however it ends. Load tools and their knobs: measure.ts.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { get as httpGet } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -184,4 +185,16 @@ export function serveBundle(bundle: { path: string }, bindings: Record<string, s
     bindings: { ...wranglerVars(), ...bindings },
     ...options,
   } as V4MiniflareOptions);
+}
+
+/** A GET with its own Host header (fetch may not set one): the body. */
+export function getWithHost(url: string, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(url, { headers: { host } }, (response) => {
+      let text = "";
+      response.on("data", (chunk) => (text += chunk));
+      response.on("end", () => resolve(text));
+    });
+    request.on("error", reject);
+  });
 }

@@ -37,7 +37,7 @@ export async function limitTargets(bundle: { path: string }, origin: string, bas
 
 type Targets = { limit: Awaited<ReturnType<typeof limitTargets>> };
 
-const staticBytesWorker = (body: string) => `const body = new TextEncoder().encode(${JSON.stringify(body)});
+export const staticBytesWorker = (body: string) => `const body = new TextEncoder().encode(${JSON.stringify(body)});
 export default { fetch() { return new Response(body, { headers: { "content-type": "application/json" } }); } };`;
 
 function checked(rows: Record<string, Load>): Record<string, Load> {
@@ -100,7 +100,7 @@ export async function cardLimit({ limit: t }: Targets): Promise<void> {
  * loaded worker gets the same env: wrangler.toml's [vars] and ORIGIN_URL (a KV namespace cannot be handed
  * to a dynamic worker, so neither gets SKILLS: the edge serves its bundled skills.json).
  */
-async function coldStartHost(bundles: Array<{ path: string }>, card: string): Promise<string> {
+export async function coldStartHost(bundles: Array<{ path: string }>, card: string): Promise<string> {
   const codes = [...bundles.map((b) => readFileSync(b.path, "utf8")), staticBytesWorker(card)];
   const host = `export default { async fetch(request, env) {
   const url = new URL(request.url);

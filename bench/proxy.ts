@@ -53,7 +53,7 @@ const knobs = benchKnobs(cmd);
 const FIRST_EVENT_SAMPLES = cmd.intEnv("BENCH_SSE_SAMPLES", 200, 1);
 const PROXY_CONNECTIONS = cmd.intEnv("BENCH_PROXY_CONNECTIONS", 4, 1);
 const BASELINE = process.env.BENCH_BASELINE;
-if (BASELINE !== undefined && !existsSync(BASELINE)) cmd.fail(`BENCH_BASELINE: no file ${BASELINE}`);
+if (BASELINE !== undefined && !existsSync(BASELINE)) cmd.usageError(`BENCH_BASELINE: no file ${BASELINE}`);
 const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? "1,2,3,4,5,6,7,8,9,10,11").split(",").map((n) => n.trim()));
 if ([...SECTIONS].some((n) => !/^([1-9]|1[01])$/.test(n))) cmd.fail("BENCH_SECTIONS: a comma-separated list of 1-11");
 

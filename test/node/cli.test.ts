@@ -156,6 +156,8 @@ describe.concurrent("bad usage, in every script and bench", () => {
     ["golden", ["--bogus"], {}, "golden: unknown option --bogus"],
     ["bench:card", ["--bogus"], {}, "bench:card: unknown option --bogus"],
     ["bench:card", [], { BENCH_DURATION: "abc" }, 'bench:card: BENCH_DURATION must be a whole number >= 1, not "abc"'],
+    ["bench:cpu", ["--bogus"], {}, "bench:cpu: unknown option --bogus"],
+    ["bench:cpu", [], { BENCH_BASELINE: "/nonexistent/index.js" }, "bench:cpu: BENCH_BASELINE: no file /nonexistent/index.js"],
     ["bench:proxy", ["--bogus"], {}, "bench:proxy: unknown option --bogus"],
     ["bench:proxy", [], { BENCH_SSE_SAMPLES: "0" }, 'bench:proxy: BENCH_SSE_SAMPLES must be a whole number >= 1, not "0"'],
     ["bench:scale", ["--bogus"], {}, "bench:scale: unknown option --bogus"],
