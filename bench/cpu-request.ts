@@ -135,7 +135,9 @@ async function sequentialP50(targets: Record<string, string>, headers: Record<st
       const started = performance.now();
       const req = httpRequest(targets[name]!, { method: "POST", headers, agent: agents.get(name) }, (res) => {
         res.resume();
-        res.on("end", () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${name}: ${res.statusCode}`))));
+        res.on("end", () =>
+          res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`${name}: ${res.statusCode}`)),
+        );
       });
       req.on("error", reject);
       req.end(body);
@@ -194,7 +196,11 @@ await runBench(async () => {
       if (c.rows.includes("card")) cards[`${c.label}, ${b.label}`] = cpu(card(url), host, {});
     }
     // Trace context is always on: its row is the edge with everything off, sent a valid traceparent.
-    calls[`+ traceparent sent, ${b.label}`] = cpu(edges.get(`everything off, ${b.label}`)!, { ...callHeaders, traceparent: TRACEPARENT }, call);
+    calls[`+ traceparent sent, ${b.label}`] = cpu(
+      edges.get(`everything off, ${b.label}`)!,
+      { ...callHeaders, traceparent: TRACEPARENT },
+      call,
+    );
   }
   // Warm every target (JIT, isolate caches) before anything is measured.
   for (const run of [...Object.values(calls), ...Object.values(cards)]) await run();
