@@ -37,8 +37,11 @@ export async function limitTargets(bundle: { path: string }, origin: string, bas
 
 type Targets = { limit: Awaited<ReturnType<typeof limitTargets>> };
 
-export const staticBytesWorker = (body: string) => `const body = new TextEncoder().encode(${JSON.stringify(body)});
-export default { fetch() { return new Response(body, { headers: { "content-type": "application/json" } }); } };`;
+/** A worker that answers every request with `body` (and `headers`, by default only its content type). */
+export const staticBytesWorker = (body: string, headers: Record<string, string> = { "content-type": "application/json" }) =>
+  `const body = new TextEncoder().encode(${JSON.stringify(body)});
+const headers = ${JSON.stringify(headers)};
+export default { fetch() { return new Response(body, { headers }); } };`;
 
 function checked(rows: Record<string, Load>): Record<string, Load> {
   for (const [name, row] of Object.entries(rows)) {
