@@ -8,17 +8,18 @@
 // - the configuration the docs recommend for production (edge auth with an API key, the access record at its
 //   default, CALL_METRICS, the push guard), twice in two processes of the same build: their spread is the A/A
 //   noise, and a difference smaller than it is read as none;
-// - everything off, then one row per optional feature turned on alone over it;
+// - everything off, then one row per optional feature turned on alone over it; and everything off in builds
+//   that each leave one feature out (bench/without.json): what an off feature still costs;
 // - p50 over calling the origin directly at one connection; cold start and bundle size;
 // - with BENCH_BASELINE=<dir>/index.js (another checkout's `npx wrangler deploy --dry-run --outdir <dir>`) every
 //   edge target of that build too, in the same rounds, so before/after is one run.
 // Goals are printed with the figures, never asserted (DESIGN "Toolchain": tests never fail on timing).
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import { type Cli, cli } from "../scripts/usage";
 import { withCpu } from "./cpu";
-import { buildBundle, getWithHost, runBench, serve, serveBundle } from "./lib";
+import { buildBundle, buildEdited, getWithHost, ROOT, runBench, type SourceEdit, serve, serveBundle } from "./lib";
 import { coldStart, coldStartHost, staticBytesWorker } from "./limit";
 import { BENCH_KNOBS_USAGE, benchKnobs, type Load, type LoadOptions, load, printTable, sideBySide, verdict } from "./measure";
 import { BARE_PASSTHROUGH, BUFFERING_PASSTHROUGH, fixedJsonOrigin, sendBody } from "./proxy-targets";
@@ -158,6 +159,15 @@ function checked(rows: Record<string, Load>): Record<string, Load> {
   return rows;
 }
 
+/** Builds that leave one optional feature out (bench/without.json): "off" should cost what "not there" does. */
+interface Without {
+  feature: string;
+  rows: Array<"call" | "card">;
+  edits: SourceEdit[];
+}
+const WITHOUT: Without[] = (JSON.parse(readFileSync(`${ROOT}bench/without.json`, "utf8")) as { features: Without[] }).features;
+const withoutLabel = (w: Without) => `off, without ${w.feature}`;
+
 const cpuOf = (rows: Record<string, Load>, name: string) => rows[name]?.cpuMicrosPerRequest ?? Number.NaN;
 const pct = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}%`;
 
@@ -169,11 +179,14 @@ await runBench(async () => {
   const configs = await configurations();
   const bare = (await serve({ modules: true, script: BARE_PASSTHROUGH, bindings: { ORIGIN_URL: origin.url } })).url.href;
   const buffering = (await serve({ modules: true, script: BUFFERING_PASSTHROUGH, bindings: { ORIGIN_URL: origin.url } })).url.href;
+  const withoutBuilds = WITHOUT.map((w) => ({ w, bundle: buildEdited(w.edits) }));
   // Every edge of every build, started side by side (each its own workerd).
   const edges = new Map<string, string>();
   await Promise.all(
     builds.flatMap((b) => configs.map(async (c) => edges.set(`${c.label}, ${b.label}`, await edgeTarget(b.bundle, origin.url, c)))),
   );
+  const off = configs.find((c) => c.label === "everything off")!;
+  await Promise.all(withoutBuilds.map(async ({ w, bundle }) => edges.set(withoutLabel(w), await edgeTarget(bundle, origin.url, off))));
   const served = await fetch(new URL(CARD_PATH, edges.get("recommended, this")!));
   const cardBytes = await served.text();
   const staticCard = (await serve({ modules: true, script: staticBytesWorker(cardBytes) })).url.href;
@@ -209,6 +222,11 @@ await runBench(async () => {
       { ...callHeaders, traceparent: TRACEPARENT },
       call,
     );
+  }
+  for (const w of WITHOUT) {
+    const url = edges.get(withoutLabel(w))!;
+    if (w.rows.includes("call")) calls[withoutLabel(w)] = cpu(url, callHeaders, call);
+    if (w.rows.includes("card")) cards[withoutLabel(w)] = cpu(card(url), {}, {});
   }
   // Warm every target (JIT, isolate caches) before anything is measured.
   for (const run of [...Object.values(calls), ...Object.values(cards)]) await run();
@@ -260,6 +278,19 @@ await runBench(async () => {
     }
     const traced = cpuOf(callRows, `+ traceparent sent, ${label}`);
     console.log(`  ${"traceparent sent".padEnd(24)} call: ${(traced - off).toFixed(1).padStart(7)} µs (${pct((traced - off) / off)})`);
+  }
+  console.log(
+    `\neach feature off / a build that leaves it out (bench/without.json), everything else off; within the A/A spread (${pct(spreads.this!)}) is noise:`,
+  );
+  for (const w of WITHOUT) {
+    for (const [rows, what] of [
+      [callRows, "call"],
+      [cardRows, "card"],
+    ] as const) {
+      if (!w.rows.includes(what)) continue;
+      const ratio = cpuOf(rows, "everything off, this") / cpuOf(rows, withoutLabel(w));
+      verdict(`  ${what}, ${w.feature}: off / left out`, ratio.toFixed(3), "<= 1.03", ratio <= 1.03);
+    }
   }
   if (builds.length > 1) {
     console.log("\nthis build / baseline, CPU per request:");

@@ -2,7 +2,7 @@
 // Miniflare directly (not `wrangler dev`), and stopping all a bench started
 // however it ends. Load tools and their knobs: measure.ts.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { get as httpGet } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -110,17 +110,41 @@ export function tempDir(prefix: string): string {
 
 // ---- the worker as deployed ----
 
-/** `npm run build` into a temp dir; returns the bundle path and its gzip size. */
-export function buildBundle(): { path: string; bytes: number; gzipBytes: number } {
+/** `npm run build` (of `root`, by default this checkout) into a temp dir; returns the bundle path and its gzip size. */
+export function buildBundle(root = ROOT): { path: string; bytes: number; gzipBytes: number } {
   const outdir = tempDir("bench-bundle-");
   execFileSync(join(ROOT, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", outdir], {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
     stdio: "ignore",
   });
   const path = join(outdir, "index.js");
   const code = readFileSync(path);
   return { path, bytes: code.length, gzipBytes: gzipSync(code, { level: 9 }).length };
+}
+
+/** A source edit: `from`, which must occur exactly once in `file`, becomes `to`. */
+export interface SourceEdit {
+  file: string;
+  from: string;
+  to: string;
+}
+
+/** The worker built from a copy of this checkout with `edits` applied (what the bundle needs: src/, its config, the card). */
+export function buildEdited(edits: readonly SourceEdit[]): { path: string; bytes: number; gzipBytes: number } {
+  const copy = tempDir("bench-source-");
+  for (const entry of ["src", "wrangler.toml", "package.json", "tsconfig.json", "skills.json"]) {
+    cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
+  }
+  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"));
+  for (const { file, from, to } of edits) {
+    const path = join(copy, file);
+    const source = readFileSync(path, "utf8");
+    const at = source.indexOf(from);
+    if (at < 0 || source.indexOf(from, at + 1) >= 0) throw new Error(`${file}: ${JSON.stringify(from)} does not occur exactly once`);
+    writeFileSync(path, source.slice(0, at) + to + source.slice(at + from.length));
+  }
+  return buildBundle(copy);
 }
 
 /** The compatibility_date of wrangler.toml: the benches run the runtime the worker is deployed with. */

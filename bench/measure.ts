@@ -170,8 +170,9 @@ export function verdict(name: string, figure: string, goal: string, met: boolean
 }
 
 export function printTable(rows: Record<string, Load>): void {
+  const width = Math.max(28, ...Object.keys(rows).map((name) => name.length + 1));
   console.log(
-    "target".padEnd(28),
+    "target".padEnd(width),
     "req/s".padStart(10),
     "p50 ms".padStart(8),
     "p99 ms".padStart(8),
@@ -182,7 +183,7 @@ export function printTable(rows: Record<string, Load>): void {
   );
   for (const [name, r] of Object.entries(rows)) {
     console.log(
-      name.padEnd(28),
+      name.padEnd(width),
       r.requestsPerSecond.toFixed(0).padStart(10),
       r.p50.toFixed(1).padStart(8),
       r.p99.toFixed(1).padStart(8),

@@ -122,6 +122,15 @@ describe("the shape of src/", () => {
       if (basename(path) !== "index.ts") byName.set(basename(path), [...(byName.get(basename(path)) ?? []), path]);
     expect([...byName.values()].filter((paths) => paths.length > 1)).toEqual([]);
   });
+
+  it("still holds every line bench:cpu's builds without a feature edit out (bench/without.json), once", () => {
+    type Edit = { file: string; from: string };
+    const { features } = JSON.parse(readFileSync(join(ROOT, "bench/without.json"), "utf8")) as { features: { edits: Edit[] }[] };
+    const count = ({ file, from }: Edit) => readFileSync(join(ROOT, file), "utf8").split(from).length - 1;
+    const edits = features.flatMap((f) => f.edits);
+    expect(edits.length).toBeGreaterThan(0);
+    expect(edits.filter((edit) => count(edit) !== 1).map((edit) => `${edit.file}: ${edit.from}`)).toEqual([]);
+  });
 });
 
 describe("the user's card in the tests", () => {
