@@ -36,6 +36,9 @@ export interface PublicSide {
   originHeaders: Readonly<Record<string, string>>;
 }
 
+// Both directions ask for each allowlisted name (get), never iterate the other side's headers: in workerd one
+// pass over a request's ~9 headers cost 21.6 µs per call against 5.2 µs for these gets (origin's reply: 7.1
+// against 2.4 µs), 100,000 calls, the process's CPU time; iterating a Headers object builds every entry.
 export function originRequestHeaders(incoming: Headers, config: Config, side: PublicSide): Headers {
   const headers = new Headers();
   for (const name of FORWARDED_REQUEST_HEADERS) {

@@ -256,6 +256,12 @@ describe("API keys and mutual TLS", () => {
     const r = await refusal(await t.send({ "X-API-Key": "wrong-key-0123456789" }));
     expect(r.status).toBe(401);
     expect(r.challenge).toContain('error="invalid_token"');
+    // Header names are case-insensitive (RFC 9110 §5.1): a key the card names `Authorization`, a header the
+    // edge would otherwise forward, is consumed whatever case the card spells it in.
+    const keyInAuthorization = { partnerKey: { type: "apiKey", in: "header", name: "Authorization" } };
+    const u = await setup({}, { ...document, securitySchemes: keyInAuthorization, security: [{ partnerKey: [] }] });
+    expect((await u.send({ authorization: API_KEY })).status).toBe(200);
+    expect(u.forwarded()[0]!.headers.get("authorization")).toBeNull();
   });
 
   it("admits a certificate Cloudflare verified, narrowed by AUTH_MTLS_FINGERPRINTS, and refuses an unverified one", async () => {
