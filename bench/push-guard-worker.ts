@@ -47,6 +47,9 @@ async function timed(n: number, body: () => unknown): Promise<number> {
   return (await clock()) - start;
 }
 
+/** The public side of the request the guard runs for (edge-request.ts). */
+const SIDE = { hostname: "agents.example.com", publicHost: "agents.example.com", publicScheme: "https" };
+
 export default {
   async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -57,7 +60,7 @@ export default {
     let refused = 0;
     const empty = await timed(n, () => undefined);
     const elapsed = await timed(n, () => {
-      if (guardPushConfigs(calls, pushRulesFor(config, route, "agents.example.com"))) refused++;
+      if (guardPushConfigs(calls, pushRulesFor(config, route, SIDE))) refused++;
     });
     return Response.json({ kind, n, elapsedMs: elapsed, emptyMs: empty, perCallMs: (elapsed - empty) / n, refused });
   },

@@ -1704,9 +1704,23 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "push: not the edge's or the origin's IP literal",
     file: "src/push/url-guard.ts",
-    from: "if (rules.ownHosts.has(host) && ",
-    to: "if (false && ",
+    from: "if (rules.ownHosts.has(host)) return OWN;",
+    to: "",
     tests: [W("push-guard")],
+  },
+  {
+    name: "push: under PUSH_ALLOW_HTTP_LOOPBACK, not the edge's or the origin's loopback port",
+    file: "src/push/url-guard.ts",
+    from: "return rules.ownLoopbackPorts.has(portOf(url)) ? OWN : undefined;",
+    to: "return undefined;",
+    tests: [W("push-guard")],
+  },
+  {
+    name: "push: the request's own loopback port is among them",
+    file: "src/push/guard-stage.ts",
+    from: "requestPort === undefined || own.loopbackPorts.has(requestPort) ? own.loopbackPorts",
+    to: "true ? own.loopbackPorts",
+    tests: [W("push-guard"), W("push-edge"), N("surface-holes")],
   },
   {
     name: "push: PUSH_URL_ALLOWLIST enforced",
@@ -1858,8 +1872,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "push: the request's own host",
     file: "src/push/guard-stage.ts",
-    from: "return hosts.has(hostname) ? hosts : new Set([...hosts, hostname]);",
-    to: "return hosts;",
+    from: "ownHosts: own.hosts.has(side.hostname) ? own.hosts : new Set([...own.hosts, side.hostname]),",
+    to: "ownHosts: own.hosts,",
     tests: [W("push-edge")],
   },
   {

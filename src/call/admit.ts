@@ -125,7 +125,7 @@ export async function admit(edge: EdgeRequest, received: Call): Promise<Admitted
   if (isFailure(route)) return route;
   // Both sides: what the caller sent and what the origin receives (the bridge moves configs between places).
   const sides = origin === call ? [call] : [call, origin];
-  const refused = guardPushConfigs(sides, () => pushRulesFor(config, route, edge.hostname));
+  const refused = guardPushConfigs(sides, () => pushRulesFor(config, route, edge));
   if (refused) return refused;
   // The origin's HTTP client reads each webhook URL as the guard serialized it.
   const serialized = serializedUrls(origin.operation, origin.params);

@@ -7,8 +7,9 @@ import type { Config } from "../config";
 import { type Failure, failure } from "../errors/failures";
 import { normalizeHost } from "../http/request-target";
 import type { OriginRoute } from "../proxy/origin-router";
+import { isLoopbackIp } from "./ip-ranges";
 import { pushConfigRefusal } from "./push-configs";
-import type { PushUrlRules } from "./url-guard";
+import { type PushUrlRules, portOf } from "./url-guard";
 
 /** What the stage reads of a call: its operation and canonical params. */
 interface GuardedCall {
@@ -24,31 +25,60 @@ const hostnameOf = (url: string): string | undefined => {
   }
 };
 
-/** The hosts a config never names for this configuration and route: computed once per (config, route's origins). */
-const staticHosts = new WeakMap<Config, WeakMap<readonly string[], ReadonlySet<string>>>();
+/** The port of `url` when it names a loopback host (any spelling), else undefined. */
+const loopbackPortOf = (url: string): string | undefined => {
+  try {
+    const parsed = new URL(url);
+    const host = parsed.hostname.replace(/\.+$/, "");
+    return isLoopbackIp(parsed.hostname) || host === "localhost" || host.endsWith(".localhost") ? portOf(parsed) : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
-function ownHostsOf(config: Config, route: OriginRoute, hostname: string): ReadonlySet<string> {
+interface OwnHosts {
+  hosts: ReadonlySet<string>;
+  loopbackPorts: ReadonlySet<string>;
+}
+
+/** The hosts a config never names for this configuration and route: computed once per (config, route's origins). */
+const staticHosts = new WeakMap<Config, WeakMap<readonly string[], OwnHosts>>();
+
+function staticHostsOf(config: Config, route: OriginRoute): OwnHosts {
   let byRoute = staticHosts.get(config);
   if (!byRoute) {
     byRoute = new WeakMap();
     staticHosts.set(config, byRoute);
   }
-  let hosts = byRoute.get(route.privateOrigins);
-  if (!hosts) {
+  let own = byRoute.get(route.privateOrigins);
+  if (!own) {
     const urls = [...route.privateOrigins, ...(config.documentOrigins ?? []), ...(config.publicBaseUrl ? [config.publicBaseUrl] : [])];
     const names = urls.map(hostnameOf).filter((name): name is string => name !== undefined);
-    hosts = new Set([...names, ...(config.hostAllowlist ?? [])]);
-    byRoute.set(route.privateOrigins, hosts);
+    const ports = urls.map(loopbackPortOf).filter((port): port is string => port !== undefined);
+    own = { hosts: new Set([...names, ...(config.hostAllowlist ?? [])]), loopbackPorts: new Set(ports) };
+    byRoute.set(route.privateOrigins, own);
   }
-  return hosts.has(hostname) ? hosts : new Set([...hosts, hostname]);
+  return own;
 }
 
-/** The rules for one call: the config's and this request's own host. */
-export function pushRulesFor(config: Config, route: OriginRoute, hostname: string): PushUrlRules {
+/** The request's public side, as the edge derived it (http/edge-request.ts). */
+export interface RequestSide {
+  hostname: string;
+  /** host[:port] */
+  publicHost: string;
+  publicScheme: string;
+}
+
+/** The rules for one call: the config's and this request's own host (and, on loopback, its port). */
+export function pushRulesFor(config: Config, route: OriginRoute, side: RequestSide): PushUrlRules {
+  const own = staticHostsOf(config, route);
+  const requestPort = loopbackPortOf(`${side.publicScheme}://${side.publicHost}/`);
   return {
     allowHttpLoopback: config.pushAllowHttpLoopback,
     allowlist: config.pushUrlAllowlist,
-    ownHosts: ownHostsOf(config, route, hostname),
+    ownHosts: own.hosts.has(side.hostname) ? own.hosts : new Set([...own.hosts, side.hostname]),
+    ownLoopbackPorts:
+      requestPort === undefined || own.loopbackPorts.has(requestPort) ? own.loopbackPorts : new Set([...own.loopbackPorts, requestPort]),
     maxBytes: config.pushFieldMaxBytes,
   };
 }

@@ -28,6 +28,12 @@ export interface PushUrlRules {
   allowlist: readonly string[] | undefined;
   /** Hostnames a webhook may not name: those this worker serves and the origins' (normalized: lower case, no trailing dot). */
   ownHosts: ReadonlySet<string>;
+  /**
+   * The ports this edge and its origins listen on where they are on loopback (the request's own Host, an
+   * origin URL naming 127.0.0.1, `localhost` or `[::1]`). Loopback is one machine whatever its spelling, so
+   * under PUSH_ALLOW_HTTP_LOOPBACK a loopback webhook is the edge's or an origin's own by its port alone.
+   */
+  ownLoopbackPorts: ReadonlySet<string>;
   /** The largest URL, in UTF-8 bytes. */
   maxBytes: number;
 }
@@ -104,27 +110,31 @@ export function matchesHostPattern(host: string, pattern: string): boolean {
   return pattern.startsWith("*.") ? host.endsWith(pattern.slice(1)) : host === pattern;
 }
 
-/** Why this host (URL.hostname form) may not be named, or undefined. */
-function hostRefusal(host: string, rules: PushUrlRules): string | undefined {
-  const own = "the host is this edge's or its origin's own host";
-  // An origin or edge named by a public IP literal is as much its own host as by name (not under the development exception).
-  if (rules.ownHosts.has(host) && !(rules.allowHttpLoopback && isLoopbackIp(host))) return own;
+/** The port a URL reaches: its own, else its scheme's default (WHATWG URL drops a default port). */
+export const portOf = (url: { port: string; protocol: string }) => url.port || (url.protocol === "https:" ? "443" : "80");
+
+const OWN = "the host is this edge's or its origin's own host";
+
+/** Why this URL's host (URL.hostname form) may not be named, or undefined. */
+function hostRefusal(url: URL, rules: PushUrlRules): string | undefined {
+  const host = url.hostname;
+  // The development exception: any loopback spelling, on a port that is neither the edge's nor an origin's.
+  if (rules.allowHttpLoopback && isLoopbackUrl(url)) return rules.ownLoopbackPorts.has(portOf(url)) ? OWN : undefined;
+  // An origin or edge named by a public IP literal is as much its own host as by name.
+  if (rules.ownHosts.has(host)) return OWN;
   if (host.startsWith("[")) {
-    if (rules.allowHttpLoopback && isLoopbackIp(host)) return undefined;
     const why = ipv6Refusal(host.slice(1, -1));
     return why && `the host is an IPv6 address that is ${why}`;
   }
   if (isIpv4(host)) {
-    if (rules.allowHttpLoopback && isLoopbackIp(host)) return undefined;
     const why = ipv4Refusal(host);
     return why && `the host is an IPv4 address that is ${why}`;
   }
   const name = withoutTrailingDots(host);
-  if (rules.allowHttpLoopback && under(name, "localhost")) return undefined;
   const local = LOCAL_SUFFIXES.find((suffix) => under(name, suffix));
   if (local) return `the host is under .${local}, a name that resolves only inside a network or to loopback`;
   if (!name.includes(".")) return "the host is a single-label name, resolved only inside a network";
-  if (rules.ownHosts.has(name)) return own;
+  if (rules.ownHosts.has(name)) return OWN;
   return undefined;
 }
 
@@ -157,7 +167,7 @@ export function pushUrlRefusal(value: unknown, rules: PushUrlRules): string | un
   const authority = authorityRefusal(value);
   if (authority) return authority;
   if (url.username !== "" || url.password !== "") return "must not carry userinfo (user:password@)";
-  const host = hostRefusal(url.hostname, rules);
+  const host = hostRefusal(url, rules);
   if (host) return `refused: ${host}`;
   const allowlist = rules.allowlist;
   const name = withoutTrailingDots(url.hostname);

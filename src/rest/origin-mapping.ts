@@ -51,6 +51,7 @@ export function jsonRpcToRest(
     presentFields({ tenant: value("tenant"), id: value(fields.id), configId: push ? value("id") : undefined }),
   );
   if (!target) return undefined;
+  if ("missing" in target) return { invalid: `${fields[target.missing]} is required` };
   if ("invalid" in target) return { invalid: `${fields[target.invalid]} must be one path segment` };
   const bound: string[] = ["tenant", ...target.names.map((name) => fields[name])];
   const rest = Object.fromEntries(Object.entries(params).filter(([name]) => !bound.includes(name)));

@@ -136,18 +136,26 @@ export function matchRestRoute(method: string, path: string, version?: RestVersi
  * matchRestRoute): the first route's method (GET for subscribe, as the proto
  * binds it), variables percent-encoded (a `:` too, as @a2a-js/sdk's clients
  * write them), under `/{tenant}` when a tenant is given; `names`: the
- * variables it took. Undefined when the version has no route for it or a
- * variable the route needs is missing; `invalid` naming a variable whose value
+ * variables it took. Undefined when the version has no route for it;
+ * `missing` naming a variable the route needs that the call lacks; `invalid` naming a variable whose value
  * is not one path segment (`..` would reach outside the origin's base).
  */
 export function restPath(
   operation: Operation,
   version: RestVersion,
   pathParams: PathParams,
-): { method: string; path: string; names: (keyof PathParams)[] } | { invalid: keyof PathParams } | undefined {
+):
+  | { method: string; path: string; names: (keyof PathParams)[] }
+  | { invalid: keyof PathParams }
+  | { missing: keyof PathParams }
+  | undefined {
   const tenanted = pathParams.tenant !== undefined;
   const route = ROUTES.find((r) => r.version === version && r.operation === operation && r.names.includes("tenant") === tenanted);
-  if (!route?.methods[0] || route.names.some((name) => !pathParams[name])) return undefined;
+  if (!route?.methods[0]) return undefined;
+  // The operation has a route, but the call lacks an id it needs: invalid params (-32602), as the origin
+  // itself would answer, never "method not found".
+  const missing = route.names.find((name) => !pathParams[name]);
+  if (missing) return { missing };
   const invalid = route.names.find((name) => !isPathSegment(pathParams[name] ?? ""));
   if (invalid) return { invalid };
   const path = route.path.replace(VARIABLE, (_, name: keyof PathParams) => encodeURIComponent(pathParams[name] ?? ""));

@@ -211,6 +211,50 @@ describe.each(TARGETS)("caller path segments never leave ORIGIN_REST_URL, %s", (
   });
 });
 
+describe.each(TARGETS)(
+  "PUSH_ALLOW_HTTP_LOOPBACK admits a loopback receiver, never the edge's or the origin's own port, %s",
+  (_name, start) => {
+    let port: number;
+    // HOST_ALLOWLIST names localhost, as .dev.vars.example does: the edge's own host is a loopback name.
+    const target = deployed(start, () => ({
+      vars: { ORIGIN_URL: origin.url, EDGE_AUTH: "off", HOST_ALLOWLIST: "localhost,127.0.0.1", PUSH_ALLOW_HTTP_LOOPBACK: "true" },
+    }));
+    beforeAll(() => {
+      ({ port } = target);
+    });
+    const create = (url: string) =>
+      raw(
+        port,
+        request("POST", `localhost:${port}`, "/", { "A2A-Version": "1.0" }, rpc("CreateTaskPushNotificationConfig", { taskId: "t1", url })),
+      );
+
+    it("passes the A2A TCK's http://localhost:8888/webhook and every loopback spelling of another port to the origin", async () => {
+      const before = origin.received.length;
+      const admitted = ["http://localhost:8888/webhook", "http://127.0.0.1:8888/webhook", "http://[::1]:8888/webhook"];
+      for (const url of admitted) expect(JSON.parse((await create(url)).body), url).toMatchObject({ result: {} });
+      expect(origin.received.slice(before).map((r) => (JSON.parse(r.body.toString()) as { params: { url: string } }).params.url)).toEqual(
+        admitted,
+      );
+    });
+
+    it("refuses the edge's own port and the origin's, in any loopback spelling; the origin gets nothing", async () => {
+      const before = origin.received.length;
+      const originPort = new URL(origin.url).port;
+      for (const url of [
+        `http://localhost:${port}/hook`,
+        `http://127.0.0.1:${port}/`,
+        `http://[::1]:${originPort}/`,
+        `http://localhost:${originPort}/`,
+      ]) {
+        const reply = JSON.parse((await create(url)).body) as { error?: { code: number; message: string } };
+        expect(reply.error?.code, url).toBe(-32602);
+        expect(reply.error?.message, url).toContain("own host");
+      }
+      expect(origin.received.length - before).toBe(0);
+    });
+  },
+);
+
 describe.each(TARGETS)("METHOD_ALLOWLIST and A2A-Version on the REST binding, %s", (_name, start) => {
   let port: number;
   const target = deployed(start, () => ({

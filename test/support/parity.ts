@@ -620,6 +620,17 @@ const ROWS: readonly Row[] = [
     expect: pathRefused,
   },
   {
+    // A JSON-RPC call whose id would become a REST origin's path, without that id: invalid params, as the
+    // origin itself answers it (a REST client's path always holds its ids).
+    name: "task id missing where the id becomes a URL path",
+    policy: "required params",
+    klass: "admission",
+    applies: (c) => c.wire === "jsonrpc" && c.originWire === "rest",
+    call: (c, ctx) => clientCall(c, "get", ctx, { taskId: "" }),
+    expect: refused("INVALID_PARAMS"),
+    check: (outcome) => expect(outcome.body, "the refusal names the id").toContain("id is required"),
+  },
+  {
     // 0.3 has no tenants; an empty tenant of a REST route is a path with an empty segment.
     name: "tenant `..` (1.0) where the tenant becomes a URL path",
     policy: "path segments",

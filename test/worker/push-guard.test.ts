@@ -10,6 +10,7 @@ const RULES: PushUrlRules = {
   allowHttpLoopback: false,
   allowlist: undefined,
   ownHosts: new Set(["agents.example.com", "agent-origin.example.net", "93.184.216.99", "[2606:4700::99]"]),
+  ownLoopbackPorts: new Set(),
   maxBytes: 2048,
 };
 const DEV: PushUrlRules = { ...RULES, allowHttpLoopback: true };
@@ -172,6 +173,32 @@ describe("pushUrlRefusal", () => {
     for (const url of ["http://hooks.example.com/", "http://10.0.0.5/", "https://10.0.0.5/", "https://[::ffff:127.0.0.1]/", "http://0/"]) {
       expect(pushUrlRefusal(url, DEV), url).toBeDefined();
     }
+  });
+
+  it("under the development exception, the edge's and its origins' own loopback ports are refused in every loopback spelling, other ports admitted", () => {
+    // The edge answers on localhost:8787 (HOST_ALLOWLIST=localhost, as .dev.vars.example), its origin on 127.0.0.1:9999.
+    const rules = { ...DEV, ownHosts: new Set(["localhost", "127.0.0.1"]), ownLoopbackPorts: new Set(["8787", "9999", "80"]) };
+    for (const url of [
+      "http://localhost:8888/webhook",
+      "http://127.0.0.1:8888/",
+      "http://[::1]:8888/",
+      "http://app.localhost:3000/",
+      "https://localhost/",
+    ]) {
+      expect(pushUrlRefusal(url, rules), url).toBeUndefined();
+    }
+    for (const url of [
+      "http://localhost:8787/",
+      "http://127.0.0.1:8787/",
+      "http://[::1]:9999/",
+      "http://127.1:9999/",
+      "http://LOCALHOST./",
+      "http://2130706433:9999/",
+    ]) {
+      expect(pushUrlRefusal(url, rules), url).toContain("own host");
+    }
+    // Without the switch a loopback webhook stays refused whatever its port.
+    expect(pushUrlRefusal("http://localhost:8888/webhook", { ...rules, allowHttpLoopback: false })).toBeDefined();
   });
 
   it("PUSH_URL_ALLOWLIST admits only the hosts it names, and never reopens a refused host", () => {

@@ -262,14 +262,25 @@ describe("calls a REST origin cannot take", () => {
     ["tasks/list", {}, "0.3"],
     ["x/custom", {}, "1.0"],
     ["message/send", {}, "1.0"],
-    ["GetTask", {}, "1.0"],
-    ["GetTask", { id: "" }, "1.0"],
-    ["GetTask", { id: 3 }, "1.0"],
-    ["GetTaskPushNotificationConfig", { taskId: "t" }, "1.0"],
-    ["tasks/pushNotificationConfig/get", { id: "t" }, "0.3"],
-    ["tasks/get", "t-1", "0.3"],
-  ] as const)("%s %j in %s: no request (the caller answers -32601 / -32602)", (method, params, version) => {
+  ] as const)("%s %j in %s: no route (the caller answers -32601)", (method, params, version) => {
     expect(jsonRpcToRest({ method, params }, version)).toBeUndefined();
+  });
+
+  // An operation the version routes, without an id its path needs: invalid params (-32602), as the origin answers.
+  it.each([
+    ["GetTask", {}, "1.0", "id is required"],
+    ["GetTask", { id: "" }, "1.0", "id is required"],
+    ["GetTask", { id: 3 }, "1.0", "id is required"],
+    ["CancelTask", {}, "1.0", "id is required"],
+    ["GetTaskPushNotificationConfig", { id: "c1" }, "1.0", "taskId is required"],
+    ["GetTaskPushNotificationConfig", { taskId: "t" }, "1.0", "id is required"],
+    ["DeleteTaskPushNotificationConfig", { id: "c1" }, "1.0", "taskId is required"],
+    ["ListTaskPushNotificationConfigs", {}, "1.0", "taskId is required"],
+    ["tasks/pushNotificationConfig/get", { id: "t" }, "0.3", "id is required"],
+    ["tasks/get", "t-1", "0.3", "id is required"],
+    ["tasks/cancel", {}, "0.3", "id is required"],
+  ] as const)("%s %j in %s: missing an id (the caller answers -32602: %s)", (method, params, version, invalid) => {
+    expect(jsonRpcToRest({ method, params }, version)).toEqual({ invalid });
   });
 
   it("an empty tenant is no tenant (the proto default), and objects never go in a query", () => {
