@@ -456,6 +456,20 @@ export const MUTATIONS: Mutation[] = [
     tests: [W("feed"), N("feed")],
   },
   {
+    name: "feed: FEED_PATH is no agent path (written)",
+    file: "src/admin/document-keys.ts",
+    from: "return [rpcPath, restPath, adminPath, feedPath, RELAY_PATH,",
+    to: "return [rpcPath, restPath, adminPath, RELAY_PATH,",
+    tests: [W("feed")],
+  },
+  {
+    name: "feed: FEED_PATH is no agent path (requested)",
+    file: "src/agents/request-agent.ts",
+    from: "return !under(restPath) && !under(adminPath) && !under(feedPath);",
+    to: "return !under(restPath) && !under(adminPath);",
+    tests: [W("feed")],
+  },
+  {
     name: "feed: absent without FEED_TOKEN or FEED_PUBLIC",
     file: "src/feed/publish.ts",
     from: "return config.feedToken !== undefined || config.feedPublic;",

@@ -11,13 +11,19 @@ import { parseConfig } from "../../src/config";
 import type { CardFeed } from "../../src/feed/card-feed";
 import { type FeedChange, feedEvent, feedHostOf, KEPT_EVENTS, parseSince } from "../../src/feed/feed-events";
 import { checkTicket, issueTicket, TICKET_LIFETIME_S } from "../../src/feed/tickets";
-import { type AdminCall, adminWorker, put, useHosts, type Written } from "../support/admin";
+import { type AdminCall, adminWorker, kv, put, useHosts, type Written } from "../support/admin";
 import { type Captured, captureConsole } from "../support/console";
 import { until } from "../support/wait";
 import { CARD, fakeOrigin } from "../support/worker";
 
 const FEED_TOKEN = "feed-token-0123456789abcdef";
 const { host, used } = useHosts();
+/** A fresh hostname with a document in KV (written by hand, as `wrangler kv key put` does): a host with a feed. */
+const served = async (name: string) => {
+  const h = host(name);
+  await kv.put(h, JSON.stringify({ name: "Served" }));
+  return h;
+};
 let logs: Captured;
 beforeEach(() => {
   logs = captureConsole();
@@ -253,6 +259,23 @@ describe("the feed through the worker", () => {
     expect((await call("https://edge.example.com/_feed/not_a_host", ws, bearer)).status).toBe(400);
     const allowlisted = feedWorker({ FEED_TOKEN, HOST_ALLOWLIST: "only.example.com" });
     expect((await allowlisted(`https://edge.example.com/_feed/${h}`, ws, bearer)).status).toBe(404);
+  });
+
+  it("keeps FEED_PATH from agents by path: a write there is refused (400), a request there is the feed's", async () => {
+    const h = await served("feed-path");
+    used.push(`${h}/feed`);
+    const call = feedWorker({ FEED_TOKEN, FEED_PATH: "/feed" });
+    for (const path of ["feed", "feed/eu"]) {
+      const refused = await call(`https://admin.example.com/_admin/documents/${h}/${path}`, put({ name: "Feed" }));
+      expect(refused.status, path).toBe(400);
+      expect(await refused.text()).toContain(`the agent path /${path} collides with /feed, which the edge answers itself`);
+    }
+    // An agent stored at /feed while the feed was at the default /_feed: the host's feed still answers at /feed/<host>.
+    await written(await feedWorker()(`https://admin.example.com/_admin/documents/${h}/feed`, put({ name: "Before" })));
+    const response = await call(`https://${h}/feed/${h}`, { headers: { upgrade: "websocket" } }, `Bearer ${FEED_TOKEN}`);
+    expect(response.status).toBe(101);
+    response.webSocket?.accept();
+    response.webSocket?.close(1000);
   });
 
   it("takes a ticket from the admin API once, for its feed only", async () => {
