@@ -456,6 +456,20 @@ export const MUTATIONS: Mutation[] = [
     tests: [W("feed"), N("feed")],
   },
   {
+    name: "feed: on a host outside HOST_ALLOWLIST, 404 as every route",
+    file: "src/routes.ts",
+    from: "(c) => subscribe(c, edgeOf(c, runtime))",
+    to: "(c) => subscribe(c, { runtime, keepAlive: () => undefined } as never)",
+    tests: [W("feed")],
+  },
+  {
+    name: "feed: none for a hostname the edge has no document for",
+    file: "src/feed/feed-routes.ts",
+    from: "if (!(await feedExists(runtime, feed, edge.keepAlive)))",
+    to: "if (false)",
+    tests: [W("feed")],
+  },
+  {
     name: "feed: FEED_PATH is no agent path (written)",
     file: "src/admin/document-keys.ts",
     from: "return [rpcPath, restPath, adminPath, feedPath, RELAY_PATH,",
