@@ -110,8 +110,8 @@ export function createRoutes(runtime: Runtime): Hono<AppEnv> {
   if (runtime.config.pushRelay === "on") {
     app.post(`${RELAY_PATH}/:ref`, (c) => handleRelayPost(edgeOf(c, runtime), c.req.param("ref")));
   }
-  // The live feed of card changes (a WebSocket per subscriber), only with FEED_TOKEN or FEED_PUBLIC.
-  if (feedEnabled(runtime.config)) app.get(`${runtime.config.feedPath}/:feed`, (c) => subscribe(c, runtime));
+  // The live feed of card changes (a WebSocket per subscriber), only with FEED_TOKEN or FEED_PUBLIC, on a host the edge serves.
+  if (feedEnabled(runtime.config)) app.get(`${runtime.config.feedPath}/:feed`, (c) => subscribe(c, edgeOf(c, runtime)));
   if (runtime.config.restPath !== undefined) mountRest(app, runtime, runtime.config.restPath);
 
   // The admin API, only with ADMIN_TOKEN (otherwise its paths are unknown).

@@ -12,10 +12,14 @@ import type { Runtime } from "../runtime";
 const KEY_FORM =
   'The key must be "default", a hostname such as agents.example.com, or a hostname and an agent path such as agents.example.com/travel';
 
-/** The paths the edge answers itself on every host: an agent path may be none of them, nor under nor above one. */
+/**
+ * The paths the edge answers itself on every host: an agent path may be none of them, nor under nor above one.
+ * FEED_PATH too, even while the feed is off (as the relay's path is while the relay is off): the feed, turned on
+ * later, would find an agent in its place.
+ */
 function reservedPaths(runtime: Runtime): (string | undefined)[] {
-  const { rpcPath, restPath, adminPath } = runtime.config;
-  return [rpcPath, restPath, adminPath, RELAY_PATH, "/.well-known"];
+  const { rpcPath, restPath, adminPath, feedPath } = runtime.config;
+  return [rpcPath, restPath, adminPath, feedPath, RELAY_PATH, "/.well-known"];
 }
 
 /** The key as documents are stored: `default`, a hostname in its one form (lower case, no trailing dot), or that and an agent path. */

@@ -96,6 +96,16 @@ export class CardSourceStore {
     return andThen(this.resolve(hostname, keepAlive), (resolved) => resolved.source);
   }
 
+  /**
+   * Whether KV holds a document under `key`, readable or not (a key unread because KV fails counts as none),
+   * through the same isolate copy and KV read as the card's look-up: asking adds no read of its own.
+   */
+  holds(key: string, keepAlive?: KeepAlive): Later<boolean> {
+    const { kv } = this;
+    if (!kv) return false;
+    return andThen(this.#read(kv, key, this.now(), keepAlive), (document) => document.text !== null);
+  }
+
   /** After an admin write: this isolate serves the new value at once (others within the TTL). */
   prime(key: string, text: string | null, intake: Intake | null, keepAlive?: KeepAlive): void {
     const document: KvDocument =

@@ -1,13 +1,15 @@
 // The feed's doors (docs/feed.md). `GET <FEED_PATH>/<feed>` (feed: `default`
 // or a hostname) is the WebSocket handshake of a subscriber: checked here
-// (the feed's name, the read token or a ticket, `since`, the handshake), then
-// handed to the feed's Durable Object (card-feed.ts), which accepts the socket.
+// (the feed's name, the read token or a ticket, whether the feed exists,
+// `since`, the handshake), then handed to the feed's Durable Object
+// (card-feed.ts), which accepts the socket.
 // `POST <ADMIN_PATH>/feed-tickets` (behind the admin token) issues a ticket
 // for a browser, which cannot send the token (tickets.ts).
 import type { Context } from "hono";
 import { DEFAULT_KEY, isDocumentKey } from "../card/store";
 import { EdgeError } from "../errors/failures";
-import { readMessageBody } from "../http/body";
+import { type KeepAlive, readMessageBody } from "../http/body";
+import type { EdgeRequest } from "../http/edge-request";
 import { normalizeHost } from "../http/request-target";
 import { memberOf, parseJson } from "../json";
 import { log } from "../log";
@@ -47,8 +49,27 @@ async function admission(c: FeedContext, runtime: Runtime, feed: string): Promis
   return ticket ? { by: "ticket", ticket } : null;
 }
 
-/** GET <FEED_PATH>/<feed>: a subscriber's WebSocket handshake (RFC 6455 §4.2.1), answered by the feed's Durable Object. */
-export async function subscribe(c: FeedContext, runtime: Runtime): Promise<Response> {
+/**
+ * Whether the feed exists: `default`, a host of HOST_ALLOWLIST (feedName refused any other), or without one a
+ * hostname the edge has a document for: stored now, kept as its last good copy (a host whose document was
+ * deleted keeps its feed, so that a subscriber away then still hears of it), or agents by path (its index has
+ * changed at least once). Read from KV as the card and the agent look-up read it, before any Durable Object
+ * is touched: otherwise each hostname a client makes up would get an object of its own.
+ */
+async function feedExists(runtime: Runtime, feed: string, keepAlive: KeepAlive): Promise<boolean> {
+  if (feed === DEFAULT_KEY || runtime.config.hostAllowlist) return true;
+  const { store } = runtime.cards;
+  if (await store.holds(feed, keepAlive)) return true;
+  if ((await runtime.agents.of(feed, keepAlive)).version > 0) return true;
+  return (await store.lastGood.recall(feed)) !== undefined;
+}
+
+/**
+ * GET <FEED_PATH>/<feed>: a subscriber's WebSocket handshake (RFC 6455 §4.2.1), answered by the feed's Durable
+ * Object. `edge` is the request admitted as every route admits it (a host outside HOST_ALLOWLIST got 404).
+ */
+export async function subscribe(c: FeedContext, edge: EdgeRequest): Promise<Response> {
+  const { runtime } = edge;
   const feed = feedName(c.req.param("feed"), runtime);
   const admitted = await admission(c, runtime, feed);
   if (!admitted) {
@@ -57,6 +78,8 @@ export async function subscribe(c: FeedContext, runtime: Runtime): Promise<Respo
       headers: FEED_CHALLENGE,
     });
   }
+  if (!(await feedExists(runtime, feed, edge.keepAlive)))
+    throw new EdgeError("NOT_FOUND", "No feed: the edge has no document for this hostname");
   const since = parseSince(c.req.query("since") ?? null);
   if (since === null) throw new EdgeError("BAD_REQUEST", "since must be a feed version: a whole number, 0 for every kept event");
   // RFC 6455 §4.2.1: a request that is no WebSocket handshake is answered with an HTTP error such as 400.

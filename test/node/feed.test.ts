@@ -26,7 +26,7 @@ interface Dev {
 }
 
 async function wranglerDev(prefix: string, vars: Record<string, string>): Promise<Dev> {
-  const { args, cleanUp } = await wranglerDevDir(prefix, {}, { ADMIN_TOKEN, ...vars });
+  const { args, cleanUp } = await wranglerDevDir(prefix, SEEDED, { ADMIN_TOKEN, ...vars });
   const { dev, base } = await startWranglerDev(args);
   return { dev, base, stop: () => dev.stop().then(cleanUp) };
 }
@@ -87,6 +87,16 @@ const admin = async (dev: Dev, path: string, init: RequestInit = {}) => {
 const putDocument = (dev: Dev, key: string, name: string) =>
   admin(dev, `/documents/${key}`, { method: "PUT", body: JSON.stringify({ name }) });
 const hostname = (name: string) => `${name}-${randomUUID().slice(0, 8)}.example.com`;
+/** The hosts the tests subscribe to, each with a document in SKILLS from the start: a feed exists only for a host the edge has a document for. */
+const HOSTS = {
+  feed: hostname("feed"),
+  ticket: hostname("ticket"),
+  skillsPush: hostname("skills-push"),
+  npmFeed: hostname("npm-feed"),
+  devVars: hostname("dev-vars"),
+  public: hostname("public"),
+};
+const SEEDED = Object.fromEntries(Object.values(HOSTS).map((h) => [h, { name: "Seeded" }]));
 
 describe("the live feed through wrangler dev, with real WebSocket clients", () => {
   let feedDev: Dev;
@@ -101,7 +111,7 @@ describe("the live feed through wrangler dev, with real WebSocket clients", () =
   afterAll(() => Promise.all([feedDev?.stop(), publicDev?.stop()]));
 
   it("sends PUT, rollback and DELETE; a client that reconnects with since= misses nothing and gets nothing twice", async () => {
-    const h = hostname("feed");
+    const h = HOSTS.feed;
     const first = await subscribe(feedDev, h);
     const one = await putDocument(feedDev, h, "One");
     await until(() => first.events().length === 1, "the first PUT's event");
@@ -132,7 +142,7 @@ describe("the live feed through wrangler dev, with real WebSocket clients", () =
   });
 
   it("lets a browser in with a ticket from the admin API, once; refuses no token, a wrong one and a reused ticket (401)", async () => {
-    const h = hostname("ticket");
+    const h = HOSTS.ticket;
     const { ticket } = await admin(feedDev, "/feed-tickets", { method: "POST", body: JSON.stringify({ feed: h }) });
     const browser = await subscribe(feedDev, h, `?ticket=${encodeURIComponent(ticket)}`, {});
     await putDocument(feedDev, h, "Ticketed");
@@ -152,7 +162,7 @@ describe("the live feed through wrangler dev, with real WebSocket clients", () =
   });
 
   it("hears of npm run skills:push with ADMIN_URL: it goes through the admin API", async () => {
-    const h = hostname("skills-push");
+    const h = HOSTS.skillsPush;
     const sub = await subscribe(feedDev, h);
     const file = join(mkdtempSync(join(tmpdir(), "feed-push-")), "skills.json");
     writeFileSync(file, JSON.stringify({ name: "Pushed" }));
@@ -179,7 +189,7 @@ describe("the live feed through wrangler dev, with real WebSocket clients", () =
 
   // `npm run feed` (scripts/feed.ts) is the subscriber of docs/feed.md on one machine: it runs on the project's Node.
   it("npm run feed prints each event as a line, says why the feed refuses it, and stops on Ctrl-C (130)", async () => {
-    const h = hostname("npm-feed");
+    const h = HOSTS.npmFeed;
     const feed = start("npm", ["run", "feed", "--", "--edge", feedDev.base, "--feed", h], { FEED_TOKEN });
     try {
       await until(() => feed.output().includes('feed: {"type":"feed.ready"') || feed.child.exitCode !== null, "npm run feed's ready line");
@@ -213,7 +223,7 @@ describe("the live feed through wrangler dev, with real WebSocket clients", () =
       "feed: no read token: set FEED_TOKEN, or add FEED_TOKEN=... to .dev.vars (see .dev.vars.example, docs/feed.md)",
     );
     writeFileSync(join(dir, ".dev.vars"), `ORIGIN_URL=http://127.0.0.1:9999/\nFEED_TOKEN=${FEED_TOKEN}\n`);
-    const h = hostname("dev-vars");
+    const h = HOSTS.devVars;
     const feed = start(feedTs[0], [feedTs[1], "--edge", feedDev.base, "--feed", h], { FEED_TOKEN: undefined }, dir);
     try {
       await until(() => feed.output().includes('feed: {"type":"feed.ready"') || feed.child.exitCode !== null, "the ready line");
@@ -224,7 +234,7 @@ describe("the live feed through wrangler dev, with real WebSocket clients", () =
   });
 
   it("opens the feed to anyone with FEED_PUBLIC=true, and issues no tickets then (none are needed)", async () => {
-    const h = hostname("public");
+    const h = HOSTS.public;
     const open = await subscribe(publicDev, h, "", {});
     const put = await putDocument(publicDev, h, "Public");
     await until(() => open.events().length === 1, "the public event");
@@ -233,6 +243,8 @@ describe("the live feed through wrangler dev, with real WebSocket clients", () =
     expect(logEvents(publicDev.dev.output(), "feed_admitted")).toEqual(
       expect.arrayContaining([expect.objectContaining({ feed: h, by: "public" })]),
     );
+    // A hostname the edge has no document for has no feed, open or not.
+    expect(await handshakeStatus(publicDev, `/_feed/${hostname("unserved")}`)).toBe(404);
     // No ticket without FEED_TOKEN (a public feed needs none).
     const tickets = await fetch(`${publicDev.base}/_admin/feed-tickets`, {
       method: "POST",

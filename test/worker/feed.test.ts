@@ -11,13 +11,19 @@ import { parseConfig } from "../../src/config";
 import type { CardFeed } from "../../src/feed/card-feed";
 import { type FeedChange, feedEvent, feedHostOf, KEPT_EVENTS, parseSince } from "../../src/feed/feed-events";
 import { checkTicket, issueTicket, TICKET_LIFETIME_S } from "../../src/feed/tickets";
-import { type AdminCall, adminWorker, put, useHosts, type Written } from "../support/admin";
+import { type AdminCall, adminWorker, kv, put, useHosts, type Written } from "../support/admin";
 import { type Captured, captureConsole } from "../support/console";
 import { until } from "../support/wait";
 import { CARD, fakeOrigin } from "../support/worker";
 
 const FEED_TOKEN = "feed-token-0123456789abcdef";
 const { host, used } = useHosts();
+/** A fresh hostname with a document in KV (written by hand, as `wrangler kv key put` does): a host with a feed. */
+const served = async (name: string) => {
+  const h = host(name);
+  await kv.put(h, JSON.stringify({ name: "Served" }));
+  return h;
+};
 let logs: Captured;
 beforeEach(() => {
   logs = captureConsole();
@@ -134,7 +140,7 @@ describe("the feed through the worker", () => {
 
   it("sends PUT, rollback and DELETE as they happen, and a reconnection with since= gets what it missed", async () => {
     const call = feedWorker();
-    const h = host("feed");
+    const h = await served("feed");
     const first = await subscribe(call, h);
     expect(first.messages).toEqual([{ type: "feed.ready", feed: h, version: 0 }]);
     const one = await written(await call(`https://admin.example.com/_admin/documents/${h}`, put({ name: "One" })));
@@ -220,7 +226,7 @@ describe("the feed through the worker", () => {
   });
 
   it("is off (404) without FEED_TOKEN or FEED_PUBLIC, and open to anyone with FEED_PUBLIC", async () => {
-    const h = host("public");
+    const h = await served("public");
     const off = await feedWorker({})(`https://edge.example.com/_feed/${h}`, { headers: { upgrade: "websocket" } }, null);
     expect(off.status).toBe(404);
     const call = feedWorker({ FEED_PUBLIC: "true" });
@@ -233,7 +239,7 @@ describe("the feed through the worker", () => {
 
   it("refuses a missing or wrong token (401), a bad since or a plain GET (400), a since ahead of the feed (400)", async () => {
     const call = feedWorker();
-    const h = host("refused");
+    const h = await served("refused");
     const ws = { headers: { upgrade: "websocket" } };
     for (const auth of [null, "Bearer wrong-token-0123456789abcdef", `Bearer ${FEED_TOKEN}x`, `Basic ${btoa(`x:${FEED_TOKEN}`)}`]) {
       const response = await call(`https://edge.example.com/_feed/${h}`, ws, auth);
@@ -255,9 +261,65 @@ describe("the feed through the worker", () => {
     expect((await allowlisted(`https://edge.example.com/_feed/${h}`, ws, bearer)).status).toBe(404);
   });
 
+  it("answers 404 to a request on a host outside HOST_ALLOWLIST, as every route does, whatever feed it names", async () => {
+    const h = host("allowed");
+    const elsewhere = host("elsewhere");
+    const call = feedWorker({ FEED_TOKEN, HOST_ALLOWLIST: h });
+    const ws = { headers: { upgrade: "websocket" } };
+    const bearer = `Bearer ${FEED_TOKEN}`;
+    expect((await call(`https://${elsewhere}${CARD}`, {}, null)).status).toBe(404);
+    expect((await call(`https://${elsewhere}/_feed/${h}`, ws, bearer)).status).toBe(404);
+    expect((await call(`https://${h}/_feed/${elsewhere}`, ws, bearer)).status).toBe(404);
+    const own = await subscribe(call, h, "", undefined, `https://${h}`);
+    expect(own.messages).toEqual([{ type: "feed.ready", feed: h, version: 0 }]);
+    own.socket.close(1000);
+  });
+
+  it("has no feed for a hostname the edge has no document for (404), and has one once a document is stored", async () => {
+    const ws = { headers: { upgrade: "websocket" } };
+    const open = feedWorker({ FEED_PUBLIC: "true" });
+    const h = host("unserved");
+    expect((await open(`https://edge.example.com/_feed/${h}`, ws, null)).status).toBe(404);
+    expect((await feedWorker()(`https://edge.example.com/_feed/${h}`, ws, `Bearer ${FEED_TOKEN}`)).status).toBe(404);
+    // Stored through the admin API: the feed exists, with the write's event.
+    await written(await open(`https://admin.example.com/_admin/documents/${h}`, put({ name: "Now Served" })));
+    const sub = await subscribe(open, h, "?since=0", null);
+    expect(sub.events().map((e) => e.action)).toEqual(["put"]);
+    sub.socket.close(1000);
+    // Deleted: the host keeps its feed (its last good copy is kept), so a subscriber away then still hears of it.
+    await written(await open(`https://admin.example.com/_admin/documents/${h}`, { method: "DELETE" }));
+    const back = await subscribe(feedWorker({ FEED_PUBLIC: "true" }), h, "?since=1", null);
+    expect(back.events().map((e) => e.type)).toEqual(["agent-card.deleted"]);
+    back.socket.close(1000);
+    // A host with agents by path only (its index names them), and one whose document was written to KV by hand.
+    const paths = host("paths");
+    used.push(`${paths}/travel`);
+    expect((await open(`https://edge.example.com/_feed/${paths}`, ws, null)).status).toBe(404);
+    await written(await open(`https://admin.example.com/_admin/documents/${paths}/travel`, put({ name: "Travel" })));
+    const byHand = await served("by-hand");
+    for (const feed of [paths, byHand]) (await subscribe(feedWorker({ FEED_PUBLIC: "true" }), feed, "", null)).socket.close(1000);
+  });
+
+  it("keeps FEED_PATH from agents by path: a write there is refused (400), a request there is the feed's", async () => {
+    const h = await served("feed-path");
+    used.push(`${h}/feed`);
+    const call = feedWorker({ FEED_TOKEN, FEED_PATH: "/feed" });
+    for (const path of ["feed", "feed/eu"]) {
+      const refused = await call(`https://admin.example.com/_admin/documents/${h}/${path}`, put({ name: "Feed" }));
+      expect(refused.status, path).toBe(400);
+      expect(await refused.text()).toContain(`the agent path /${path} collides with /feed, which the edge answers itself`);
+    }
+    // An agent stored at /feed while the feed was at the default /_feed: the host's feed still answers at /feed/<host>.
+    await written(await feedWorker()(`https://admin.example.com/_admin/documents/${h}/feed`, put({ name: "Before" })));
+    const response = await call(`https://${h}/feed/${h}`, { headers: { upgrade: "websocket" } }, `Bearer ${FEED_TOKEN}`);
+    expect(response.status).toBe(101);
+    response.webSocket?.accept();
+    response.webSocket?.close(1000);
+  });
+
   it("takes a ticket from the admin API once, for its feed only", async () => {
     const call = feedWorker();
-    const h = host("ticket");
+    const h = await served("ticket");
     const other = host("other");
     const issued = await call("https://admin.example.com/_admin/feed-tickets", { method: "POST", body: JSON.stringify({ feed: h }) });
     expect(issued.status).toBe(200);
@@ -298,7 +360,7 @@ describe("the feed's Durable Object", () => {
   const feeds = env.CARD_FEEDS as DurableObjectNamespace<CardFeed>;
 
   it(`keeps the last ${KEPT_EVENTS} events, says what a too-old since lost, and drops a change older than one already sent`, async () => {
-    const h = host("kept");
+    const h = await served("kept");
     const stub = feeds.get(feeds.idFromName(h));
     await runInDurableObject(stub, (feed: CardFeed) => {
       for (let v = 1; v <= KEPT_EVENTS + 5; v++) feed.publish(h, change(v % 2 ? h : `${h}/travel`, v));
@@ -316,7 +378,7 @@ describe("the feed's Durable Object", () => {
   });
 
   it("takes 1000 subscribers per feed and answers the next one 503, until one leaves", { timeout: 120_000 }, async () => {
-    const h = host("full");
+    const h = await served("full");
     const stub = feeds.get(feeds.idFromName(h));
     const url = `https://card-feed.internal/subscribe?feed=${h}`;
     const sockets = await Promise.all(
@@ -344,7 +406,7 @@ describe("the feed's Durable Object", () => {
   // The test's bound lets that failure show its close code: workerd gives up on the handshake after 10 s.
   it("answers a subscriber's Close frame with its own, echoing code and reason (none if none)", { timeout: 60_000 }, async () => {
     const call = adminWorker({ FEED_TOKEN });
-    const h = host("leave");
+    const h = await served("leave");
     for (const [code, reason] of [
       [1000, ""],
       [4001, "going away"],
@@ -359,7 +421,7 @@ describe("the feed's Durable Object", () => {
 
   it("closes a socket that sends anything but ping (1003), or too much (1009); ping is answered pong", async () => {
     const call = adminWorker({ FEED_TOKEN });
-    const h = host("talk");
+    const h = await served("talk");
     for (const [sent, code] of [
       ["hello", 1003],
       ["x".repeat(1000), 1009],
