@@ -1,5 +1,6 @@
 // Holes found from outside on the surfaces added last (the REST binding,
-// REST-only origins, the bridge), tried where they were found: raw bytes on a
+// REST-only origins, the bridge, the feed's hosts and path, the loopback
+// switch of the push guard), tried where they were found: raw bytes on a
 // socket to the built bundle in workerd (Miniflare, direct socket) and to
 // `wrangler dev`, with real origin and issuer processes counting what reaches
 // them. The same holes through the worker in workerd, with more cases, are in
@@ -74,6 +75,12 @@ const workerd: Start = async (vars, documents = {}, rateLimited = false) => {
     scriptPath: bundle.path,
     modulesRoot: join(bundle.path, ".."),
     kvNamespaces: ["SKILLS"],
+    // The admin API's document log and the feed, as wrangler.toml declares them.
+    durableObjects: {
+      ADMIN_DOCUMENTS: { className: "DocumentLog", useSQLite: true },
+      AGENT_INDEX: { className: "AgentIndex", useSQLite: true },
+      CARD_FEEDS: { className: "CardFeed", useSQLite: true },
+    },
     bindings: { ...wranglerVars(), ...vars },
     ...(rateLimited ? { ratelimits: { RATE_LIMITER: { namespace_id: "1001", simple: RATE_LIMIT } } } : {}),
   });
@@ -254,6 +261,63 @@ describe.each(TARGETS)(
     });
   },
 );
+
+/** A WebSocket handshake (RFC 6455 §4.1) for `path` on `host`; its status is the answer (101 or the refusal). */
+const handshake = (host: string, path: string, headers: Record<string, string> = {}) =>
+  [
+    `GET ${path} HTTP/1.1`,
+    `Host: ${host}`,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+    "Sec-WebSocket-Version: 13",
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    "",
+    "",
+  ].join("\r\n");
+const FEED_TOKEN = "feed-token-for-the-holes-0123456789";
+const ADMIN_TOKEN = "admin-token-for-the-holes-0123456789";
+
+describe.each(TARGETS)("the feed: only for a served host, and FEED_PATH is no agent path, %s", (_name, start) => {
+  let port: number;
+  const target = deployed(start, () => ({
+    vars: { ORIGIN_URL: origin.url, HOST_ALLOWLIST: "a.example.com", FEED_PATH: "/feed", FEED_TOKEN, ADMIN_TOKEN },
+    documents: { "a.example.com": { name: "Feed Host" } },
+  }));
+  const open = { port: 0 };
+  const openTarget = deployed(start, () => ({
+    vars: { ORIGIN_URL: origin.url, FEED_PUBLIC: "true" },
+    documents: { "a.example.com": { name: "Feed Host" } },
+  }));
+  beforeAll(() => {
+    ({ port } = target);
+    open.port = openTarget.port;
+  });
+  const bearer = { Authorization: `Bearer ${FEED_TOKEN}` };
+
+  it("upgrades the allowed host's feed on its own host, and answers 404 on a host HOST_ALLOWLIST does not name", async () => {
+    expect((await raw(port, handshake("a.example.com", "/feed/a.example.com", bearer))).status).toBe(101);
+    expect((await raw(port, handshake("unlisted.example.net", "/feed/a.example.com", bearer))).status).toBe(404);
+  });
+
+  it("refuses an agent by path at FEED_PATH (400 naming the collision)", async () => {
+    const put = request(
+      "PUT",
+      "a.example.com",
+      "/_admin/documents/a.example.com/feed",
+      { Authorization: `Bearer ${ADMIN_TOKEN}` },
+      { name: "Squatter" },
+    );
+    const reply = await raw(port, put);
+    expect(reply.status).toBe(400);
+    expect(reply.body).toContain("collides with /feed");
+  });
+
+  it("with FEED_PUBLIC and no HOST_ALLOWLIST, opens no feed for a hostname the edge has no document for", async () => {
+    expect((await raw(open.port, handshake("a.example.com", "/_feed/never-served.example.org"))).status).toBe(404);
+    expect((await raw(open.port, handshake("a.example.com", "/_feed/a.example.com"))).status).toBe(101);
+  });
+});
 
 describe.each(TARGETS)("METHOD_ALLOWLIST and A2A-Version on the REST binding, %s", (_name, start) => {
   let port: number;
