@@ -6,6 +6,7 @@ import * as z from "zod/mini";
 import { exceedsDepth, MAX_JSON_DEPTH, readJsonText, reservedKeyPath } from "../json";
 import { describe, formatIssues, type Issue } from "../validation";
 import { AGENT_ROUTING } from "./source-routing";
+import { IDENTIFIER_SCHEMES, urlProblem } from "./url-schemes";
 
 const text = (description: string) => describe(z.string().check(z.minLength(1)), description);
 const httpUrl = (description: string) => describe(z.url({ protocol: /^https?$/ }), description);
@@ -107,7 +108,16 @@ const securityScheme = z.discriminatedUnion("type", [
 ]);
 
 const extension = z.strictObject({
-  uri: describe(z.url(), "Extension URI."),
+  // An identifier (https, http or urn), never a scheme a reader would run or open: url-schemes.ts.
+  uri: describe(
+    z.url().check(
+      z.superRefine((uri, ctx) => {
+        const problem = urlProblem(uri, IDENTIFIER_SCHEMES);
+        if (problem) ctx.issues.push({ code: "custom", input: uri, message: problem.message });
+      }),
+    ),
+    "Extension URI: https, http or urn.",
+  ),
   description: z.optional(text("What the extension does here.")),
   required: z._default(describe(z.boolean(), "Clients must support the extension."), false),
   // Cards never carry null (optional fields are absent instead), params included.
