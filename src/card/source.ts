@@ -6,10 +6,11 @@ import * as z from "zod/mini";
 import { exceedsDepth, MAX_JSON_DEPTH, readJsonText, reservedKeyPath } from "../json";
 import { describe, formatIssues, type Issue } from "../validation";
 import { AGENT_ROUTING } from "./source-routing";
-import { IDENTIFIER_SCHEMES, urlProblem } from "./url-schemes";
+import { hasPublishedScheme, IDENTIFIER_SCHEMES, urlProblem } from "./url-schemes";
 
 const text = (description: string) => describe(z.string().check(z.minLength(1)), description);
 const httpUrl = (description: string) => describe(z.url({ protocol: /^https?$/ }), description);
+const identifierUrlError = (issue: { input?: unknown }) => urlProblem(issue.input, IDENTIFIER_SCHEMES)?.message;
 // Media types (RFC 6838 type/subtype), e.g. text/plain, application/json.
 const mediaType = z.string().check(z.regex(/^[\w.+-]+\/[\w.+*-]+(\s*;.*)?$/, "expected a media type such as text/plain"));
 // A2A 1.0 §5.7: arrays marked required must not be empty.
@@ -108,14 +109,9 @@ const securityScheme = z.discriminatedUnion("type", [
 ]);
 
 const extension = z.strictObject({
-  // An identifier (https, http or urn), never a scheme a reader would run or open: url-schemes.ts.
+  // An identifier, so a URN too, never a scheme a reader would run or open (url-schemes.ts).
   uri: describe(
-    z.url().check(
-      z.superRefine((uri, ctx) => {
-        const problem = urlProblem(uri, IDENTIFIER_SCHEMES);
-        if (problem) ctx.issues.push({ code: "custom", input: uri, message: problem.message });
-      }),
-    ),
+    z.url({ abort: true }).check(z.refine((uri) => hasPublishedScheme(uri, IDENTIFIER_SCHEMES), { error: identifierUrlError })),
     "Extension URI: https, http or urn.",
   ),
   description: z.optional(text("What the extension does here.")),
