@@ -1615,6 +1615,13 @@ export const MUTATIONS: Mutation[] = [
     to: "  return [];",
     tests: [W("intake")],
   },
+  {
+    name: "intake: a card's URL published whatever its scheme (javascript:, data:, file: ...)",
+    file: "src/card/url-schemes.ts",
+    from: "if (!schemes.includes(parsed)) {",
+    to: "if (false) {",
+    tests: [W("card-urls")],
+  },
   // ---- lenient reading on the wire ----
   {
     name: "bridge: a 0.3 task without kind not read by its shape",

@@ -138,8 +138,7 @@ function bundledCardSource(): Resolved {
     throw new EdgeError("INTERNAL", "The bundled skills.json is invalid; see the worker logs.");
   }
   const { source, repairs } = parsed.value;
-  if (repairs.length > 0)
-    log("warn", "card_repaired", { source: "bundled", repairs: repairs.length, list: repairsToText(repairs).slice(0, 2000) });
+  if (repairs.length > 0) log("warn", "card_repaired", { source: "bundled", repairs: repairs.length, list: repairsToText(repairs) });
   warnIfSample(source);
   bundledSource = { source, repairs };
   return bundledSource;

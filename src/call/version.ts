@@ -4,6 +4,7 @@ import type { ProtocolGeneration } from "../a2a/correspondence";
 import { type Failure, failure } from "../errors/failures";
 import type { EdgeRequest } from "../http/edge-request";
 import { searchParam } from "../http/request-target";
+import { cutText } from "../log";
 
 /** 0.x versions share 0.3's wire format (slash methods, `kind`); 1.x share 1.0's (SPEC-NOTES §1.4). */
 export function generationOf(version: string): ProtocolGeneration {
@@ -20,18 +21,22 @@ function generationOfMethod(method: string): string {
   return method.includes("/") || !/^[A-Z]/.test(method) ? "0.3" : "1.0";
 }
 
+/** What the edge keeps of a version it cannot read (what its record and log lines show, marked as cut: log.ts). */
+const MAX_UNREADABLE_VERSION_CHARS = 16;
+
 /**
  * `Major.Minor` of the request: the `A2A-Version` header (or query parameter)
  * when present, a patch part ignored; an empty one means 0.3 (§3.6); without
  * one, the generation the method name belongs to. An unreadable header is
- * returned as given, so that it is refused as unsupported.
+ * returned as given (cut to its first 16 characters, marked), so that it is
+ * refused as unsupported.
  */
 export function requestVersion(header: string | null, method: string): string {
   if (header === null) return generationOfMethod(method);
   const value = header.trim();
   if (value === "") return "0.3";
   const match = /^(\d{1,4})\.(\d{1,4})(?:\.\d{1,4})?$/.exec(value);
-  return match ? `${Number(match[1])}.${Number(match[2])}` : value.slice(0, 16);
+  return match ? `${Number(match[1])}.${Number(match[2])}` : cutText(value, MAX_UNREADABLE_VERSION_CHARS);
 }
 
 /** Undefined when `version` is served; else -32009 naming the supported versions (never the unreadable value). */

@@ -9,10 +9,11 @@ import type * as v1 from "../a2a/v1";
 import type * as v03 from "../a2a/v03";
 import type { JsonObject } from "../json";
 import type { Issue } from "../validation";
-import { isUrl, join, knownMembers, listOf, objectOf, optionalUrl, Reading, readModes, text } from "./reading";
+import { join, knownMembers, listOf, objectOf, optionalUrl, publishedUrl, Reading, readModes, text } from "./reading";
 import { capabilityFlagOf, type Repair } from "./repairs";
 import { readSkills } from "./skill-reader";
 import type { CardSource } from "./source";
+import { IDENTIFIER_SCHEMES } from "./url-schemes";
 
 /** Members the edge derives from its own configuration and the request: the card's values are only hints. */
 export const DERIVED_MEMBERS = [
@@ -71,12 +72,17 @@ function readProvider(value: unknown, reading: Reading): JsonObject | undefined 
 function readExtensions(value: unknown, path: string, reading: Reading): JsonObject[] | undefined {
   return listOf(value)?.flatMap((e, i) => {
     const extension = objectOf(e);
-    if (!extension || !isUrl(extension.uri)) {
-      reading.repair("invalid-value", join(path, i), "an extension without a URI: left out");
+    const invalid = () => reading.repair("invalid-value", join(path, i), "an extension without an absolute URI: left out");
+    if (!extension) {
+      invalid();
       return [];
     }
+    // An identifier, so a URN too (url-schemes.ts); never a scheme a reader would run or open.
+    const at = { path: join(join(path, i), "uri"), what: "the extension is", invalid };
+    const uri = publishedUrl(extension.uri, at, IDENTIFIER_SCHEMES, reading);
+    if (uri === undefined) return [];
     const params = objectOf(extension.params);
-    return [presentFields({ uri: extension.uri, description: text(extension.description), required: extension.required === true, params })];
+    return [presentFields({ uri, description: text(extension.description), required: extension.required === true, params })];
   });
 }
 

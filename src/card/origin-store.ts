@@ -124,11 +124,11 @@ export class OriginCardStore {
       if (text === this.#held?.text) return this.#good({ ...this.#held, goodAt: this.now() }, keepAlive);
       const parsed = sourceFromText(text);
       if (!parsed.ok) {
-        log("warn", "origin_card_invalid", { origin, issues: issuesToText(parsed.issues).slice(0, 2000) });
+        log("warn", "origin_card_invalid", { origin, issues: issuesToText(parsed.issues) });
         return this.#failed("invalid");
       }
       if (parsed.value.repairs.length > 0) {
-        const list = repairsToText(parsed.value.repairs).slice(0, 2000);
+        const list = repairsToText(parsed.value.repairs);
         log("warn", "card_repaired", { source: "origin", repairs: parsed.value.repairs.length, list });
       }
       return this.#good({ card: parsed.value, text, etag: response.headers.get("etag"), goodAt: this.now() }, keepAlive);

@@ -3,6 +3,7 @@
 import { type JsonObject, jsonObject } from "../json";
 import type { Issue } from "../validation";
 import { mediaTypeOf, type Repair, type RepairRule } from "./repairs";
+import { urlProblem, WEB_SCHEMES } from "./url-schemes";
 
 export class Reading {
   readonly repairs: Repair[] = [];
@@ -48,32 +49,30 @@ export function knownMembers(value: JsonObject, known: readonly string[], path: 
 /** A non-empty string, else undefined. */
 export const text = (value: unknown): string | undefined => (typeof value === "string" && value.trim() !== "" ? value : undefined);
 
-/** Any absolute URL (extension URIs are often URNs). */
-export function isUrl(value: unknown): value is string {
-  if (typeof value !== "string") return false;
-  try {
-    return new URL(value).protocol !== "";
-  } catch {
-    return false;
-  }
-}
-
-function isHttpUrl(value: unknown): value is string {
-  if (typeof value !== "string") return false;
-  try {
-    const { protocol } = new URL(value);
-    return protocol === "http:" || protocol === "https:";
-  } catch {
-    return false;
-  }
+/**
+ * A URL member as published: kept when its scheme is one of `schemes` (url-schemes.ts), trimmed as the
+ * schema reads it next; else undefined, a scheme a card never publishes repaired as `unsafe-url-scheme`
+ * (`what` is left out), and anything else that is no such URL for the caller to say (`invalid`).
+ */
+export function publishedUrl(
+  value: unknown,
+  at: { path: string; what: string; invalid: () => void },
+  schemes: readonly string[],
+  reading: Reading,
+): string | undefined {
+  const url = typeof value === "string" ? value.trim() : value;
+  const problem = urlProblem(url, schemes);
+  if (problem === undefined) return url as string;
+  if (problem.unsafe) reading.repair("unsafe-url-scheme", at.path, `${problem.message}: ${at.what} left out`);
+  else at.invalid();
+  return undefined;
 }
 
 /** An optional URL member: kept when it is an http(s) URL, else left out. */
 export function optionalUrl(value: unknown, path: string, reading: Reading): string | undefined {
   if (value === undefined) return undefined;
-  if (isHttpUrl(value)) return value;
-  reading.repair("invalid-value", path, "not an http(s) URL: left out");
-  return undefined;
+  const invalid = () => reading.repair("invalid-value", path, "not an http(s) URL: left out");
+  return publishedUrl(value, { path, what: "the URL is", invalid }, WEB_SCHEMES, reading);
 }
 
 /** Input or output modes as media types; undefined when none is left (the default then applies). */

@@ -18,5 +18,7 @@ export const REPAIR_RULES = {
   "skill-tags": 'a skill without tags gets `["general"]` (tags are required and never empty)',
   "duplicate-skill": "a second skill with the same name is renamed `Name (2)`",
   "invalid-value": "an optional member of the wrong type or form is left out",
+  "unsafe-url-scheme":
+    "a URL whose scheme a card never publishes (only https and http; an extension's URI may also be a urn) is left out: javascript:, data:, file: ...",
   "unknown-field": "a member no A2A version defines is left out of the published card",
 } as const satisfies Record<RepairRule, string>;

@@ -18,6 +18,7 @@ export type RepairRule =
   | "skill-tags"
   | "duplicate-skill"
   | "invalid-value"
+  | "unsafe-url-scheme"
   | "unknown-field";
 
 export interface Repair {

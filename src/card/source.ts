@@ -6,9 +6,11 @@ import * as z from "zod/mini";
 import { exceedsDepth, MAX_JSON_DEPTH, readJsonText, reservedKeyPath } from "../json";
 import { describe, formatIssues, type Issue } from "../validation";
 import { AGENT_ROUTING } from "./source-routing";
+import { hasPublishedScheme, IDENTIFIER_SCHEMES, urlProblem } from "./url-schemes";
 
 const text = (description: string) => describe(z.string().check(z.minLength(1)), description);
 const httpUrl = (description: string) => describe(z.url({ protocol: /^https?$/ }), description);
+const identifierUrlError = (issue: { input?: unknown }) => urlProblem(issue.input, IDENTIFIER_SCHEMES)?.message;
 // Media types (RFC 6838 type/subtype), e.g. text/plain, application/json.
 const mediaType = z.string().check(z.regex(/^[\w.+-]+\/[\w.+*-]+(\s*;.*)?$/, "expected a media type such as text/plain"));
 // A2A 1.0 §5.7: arrays marked required must not be empty.
@@ -107,7 +109,11 @@ const securityScheme = z.discriminatedUnion("type", [
 ]);
 
 const extension = z.strictObject({
-  uri: describe(z.url(), "Extension URI."),
+  // An identifier, so a URN too, never a scheme a reader would run or open (url-schemes.ts).
+  uri: describe(
+    z.url({ abort: true }).check(z.refine((uri) => hasPublishedScheme(uri, IDENTIFIER_SCHEMES), { error: identifierUrlError })),
+    "Extension URI: https, http or urn.",
+  ),
   description: z.optional(text("What the extension does here.")),
   required: z._default(describe(z.boolean(), "Clients must support the extension."), false),
   // Cards never carry null (optional fields are absent instead), params included.

@@ -165,7 +165,7 @@ export class CardSourceStore {
       log("warn", "card_repaired", {
         source: `kv:${key}`,
         repairs: intake.repairs.length,
-        list: repairsToText(intake.repairs).slice(0, 2000),
+        list: repairsToText(intake.repairs),
       });
     }
     this.lastGood.remember(key, text, keepAlive);
@@ -212,7 +212,7 @@ export class CardSourceStore {
     if (last && last.text === text && (last.state === "good" || (last.state === "bad" && last.why === "invalid"))) return last;
     const read = readCardInputText(text);
     if (!read.ok) {
-      log("warn", "kv_document_invalid", { key, bytes: text.length, issues: issuesToText(read.issues).slice(0, 2000) });
+      log("warn", "kv_document_invalid", { key, bytes: text.length, issues: issuesToText(read.issues) });
       return { text, state: "bad", why: "invalid" };
     }
     this.#accept(key, text, read.value, keepAlive);

@@ -2,12 +2,13 @@
 // Workers Analytics Engine data point per call (CALL_METRICS, when bound).
 // Names, codes, counts and timings only: never a header value, a credential,
 // a message's content or an origin path (the origin is named by host, as in
-// every log line). The caller is `<scheme>:<subject>` as the edge
+// every log line). The names a caller chose (operation, agent, caller) are
+// cut to their bound where the line is built (log.ts), and in the data point. The caller is `<scheme>:<subject>` as the edge
 // authenticated it, or `anonymous`; ACCESS_LOG_HASH_SUBJECT puts a SHA-256
 // prefix of the subject in its place.
 import type { Config } from "../config";
 import type { EdgeRequest } from "../http/edge-request";
-import { log } from "../log";
+import { cutText, log } from "../log";
 import type { BodySeen } from "./observed-body";
 import type { ReplyFields } from "./reply-fields";
 
@@ -70,14 +71,16 @@ function dataPoint(fields: AccessFields, status: number, timing: Timing, end: Re
   const error = fields.reason ?? (fields.errorCode === undefined ? "" : String(fields.errorCode));
   return {
     indexes: [indexOf(fields.agent)],
+    // The caller's names cut as in a log line (log.ts): seven blobs of at most ~256 characters stay far
+    // inside Analytics Engine's 16 KB of blobs per data point, which a 200 KB method name would not.
     blobs: [
-      fields.agent,
-      fields.operation ?? "unknown",
-      fields.caller,
+      cutText(fields.agent),
+      cutText(fields.operation ?? "unknown"),
+      cutText(fields.caller),
       fields.binding,
       failed(status, fields, end) ? "error" : "ok",
       error,
-      fields.origin ?? "",
+      cutText(fields.origin ?? ""),
     ],
     doubles: [
       status,

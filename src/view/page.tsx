@@ -4,6 +4,7 @@
 import type { FC } from "hono/jsx";
 import type * as v1 from "../a2a/v1";
 import type { SchemeEnforcement } from "../auth/edge-auth";
+import { hasPublishedScheme, WEB_SCHEMES } from "../card/url-schemes";
 import { type CardDataProps, CardDataSection } from "./card-data";
 import { initials, shellQuote } from "./card-text";
 import { InterfacesSection, SecuritySection, SkillsSection } from "./page-sections";
@@ -20,8 +21,15 @@ export interface SignatureInfo {
 // image renders its ::after (a loaded one does not), which style.ts fills with
 // data-initials. Not initials behind the img: chromium paints a broken image's
 // frame and glyph over them, and a transparent icon would show them through.
+// A link, and an image, only to a web URL. Card intake publishes no other (url-schemes.ts); the page
+// checks again, as it is the one reader that turns a card's URLs into links: anything else stays text.
+const webUrl = (url: string | undefined): url is string => hasPublishedScheme(url, WEB_SCHEMES);
+
+const WebLink: FC<{ href: string | undefined; children: string }> = ({ href, children }) =>
+  webUrl(href) ? <a href={href}>{children}</a> : <span>{children}</span>;
+
 const Icon: FC<{ card: v1.AgentCard }> = ({ card }) =>
-  card.iconUrl ? (
+  webUrl(card.iconUrl) ? (
     <img class="icon" src={card.iconUrl} alt="" data-initials={initials(card.name)} />
   ) : (
     <span class="icon" aria-hidden="true">
@@ -39,13 +47,13 @@ const PageHeader: FC<{ card: v1.AgentCard }> = ({ card }) => (
         {card.provider ? (
           <>
             {" · by "}
-            <a href={card.provider.url}>{card.provider.organization}</a>
+            <WebLink href={card.provider.url}>{card.provider.organization}</WebLink>
           </>
         ) : null}
         {card.documentationUrl ? (
           <>
             {" · "}
-            <a href={card.documentationUrl}>documentation</a>
+            <WebLink href={card.documentationUrl}>documentation</WebLink>
           </>
         ) : null}
       </p>
@@ -62,7 +70,7 @@ const SignatureSection: FC<{ signature: SignatureInfo | undefined; unsignedHost?
         {signature.jku ? (
           <>
             {"; public keys at "}
-            <a href={signature.jku}>{signature.jku}</a>
+            <WebLink href={signature.jku}>{signature.jku}</WebLink>
           </>
         ) : null}
         .
