@@ -1622,6 +1622,13 @@ export const MUTATIONS: Mutation[] = [
     to: "if (false) {",
     tests: [W("card-urls")],
   },
+  {
+    name: "extended card: its URLs published whatever their scheme",
+    file: "src/call/extended-card.ts",
+    from: "publicizeCard(withPublishedUrlsOnly(card), privateOrigins",
+    to: "publicizeCard(card, privateOrigins",
+    tests: [W("proxy")],
+  },
   // ---- lenient reading on the wire ----
   {
     name: "bridge: a 0.3 task without kind not read by its shape",

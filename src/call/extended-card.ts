@@ -7,6 +7,7 @@
 // origin's card can say: a translated call, or a REST binding the origin lacks.
 import { translateResponse } from "../bridge";
 import { publicizeCard, sourceFromCard } from "../card/from-origin";
+import { withPublishedUrlsOnly } from "../card/url-schemes";
 import type { EdgeRequest } from "../http/edge-request";
 import { joinUrl } from "../http/urls";
 import { isJsonObject } from "../json";
@@ -35,7 +36,8 @@ export async function publicExtendedCard(
   }
   if (!isJsonObject(card)) return outcome;
   const { config, signer } = edge.runtime;
-  const publicCard = publicizeCard(card, privateOrigins, edge.base, joinUrl(edge.base, config.rpcPath));
+  // Read by no intake: the URLs a card never publishes (`javascript:` ...) are left out here, as intake leaves them out.
+  const publicCard = publicizeCard(withPublishedUrlsOnly(card), privateOrigins, edge.base, joinUrl(edge.base, config.rpcPath));
   // The origin's signatures covered its private URLs: the edge signs what it serves.
   return { ...outcome, result: signer ? await signer.sign(publicCard, edge.base) : publicCard };
 }

@@ -59,3 +59,31 @@ export function urlProblem(value: unknown, schemes: readonly string[]): UrlProbl
 export function hasPublishedScheme(value: unknown, schemes: readonly string[]): value is string {
   return urlProblem(value, schemes) === undefined;
 }
+
+/** A copy of an object without the members named whose value is no URL in `schemes`. */
+function withoutUnsafe(value: Record<string, unknown>, members: readonly string[], schemes: readonly string[]): Record<string, unknown> {
+  const unsafe = members.filter((member) => member in value && !hasPublishedScheme(value[member], schemes));
+  if (unsafe.length === 0) return value;
+  return Object.fromEntries(Object.entries(value).filter(([member]) => !unsafe.includes(member)));
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A card as an origin sent it (the extended card, which card intake never reads) with the URLs a card never
+ * publishes left out, as intake's `unsafe-url-scheme` repair does: documentationUrl, iconUrl, provider.url,
+ * and an extension whose `uri` is none (both generations spell them alike).
+ */
+export function withPublishedUrlsOnly(card: Record<string, unknown>): Record<string, unknown> {
+  let out = withoutUnsafe(card, ["documentationUrl", "iconUrl"], WEB_SCHEMES);
+  if (isObject(out.provider)) {
+    const provider = withoutUnsafe(out.provider, ["url"], WEB_SCHEMES);
+    if (provider !== out.provider) out = { ...out, provider };
+  }
+  const capabilities = out.capabilities;
+  if (isObject(capabilities) && Array.isArray(capabilities.extensions)) {
+    const extensions = capabilities.extensions.filter((e: unknown) => isObject(e) && hasPublishedScheme(e.uri, IDENTIFIER_SCHEMES));
+    if (extensions.length !== capabilities.extensions.length) out = { ...out, capabilities: { ...capabilities, extensions } };
+  }
+  return out;
+}

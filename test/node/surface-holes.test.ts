@@ -15,6 +15,7 @@ import { builtBundle } from "../support/built-bundle";
 import { startWranglerDev, wranglerDevDir } from "../support/processes";
 import { inOneRateWindow } from "../support/rate-window";
 import { raw } from "../support/raw-http";
+import { until } from "../support/wait";
 
 interface Received {
   method: string;
@@ -65,11 +66,14 @@ const RATE_LIMIT = { limit: 3, period: 60 } as const;
 
 interface Target {
   port: number;
+  /** The worker's log so far (workerd's structured lines, wrangler dev's output). */
+  log?: () => string;
 }
 type Start = (vars: Record<string, string>, documents?: Record<string, unknown>, rateLimited?: boolean) => Promise<Target>;
 
 /** The built bundle in workerd (Miniflare, direct socket), with KV documents stored first and optionally a RATE_LIMITER. */
 const workerd: Start = async (vars, documents = {}, rateLimited = false) => {
+  const lines: string[] = [];
   const served = await serve({
     modules: true,
     scriptPath: bundle.path,
@@ -83,11 +87,12 @@ const workerd: Start = async (vars, documents = {}, rateLimited = false) => {
     },
     bindings: { ...wranglerVars(), ...vars },
     ...(rateLimited ? { ratelimits: { RATE_LIMITER: { namespace_id: "1001", simple: RATE_LIMIT } } } : {}),
+    handleStructuredLogs: ({ message }: { message: string }) => void lines.push(message),
   });
   stops.push(served.stop);
   const kv = await served.mf.getKVNamespace("SKILLS");
   for (const [key, value] of Object.entries(documents)) await kv.put(key, JSON.stringify(value));
-  return { port: Number(served.url.port) };
+  return { port: Number(served.url.port), log: () => lines.join("\n") };
 };
 
 /**
@@ -108,7 +113,7 @@ const wranglerDev: Start = async (vars, documents = {}, rateLimited = false) => 
     await dev.stop();
     cleanUp();
   });
-  return { port: Number(new URL(base).port) };
+  return { port: Number(new URL(base).port), log: () => dev.output() };
 };
 
 /** What a block deploys: made once the recorders listen. */
@@ -121,7 +126,7 @@ const planned: Array<{ start: Start; make: () => Deployment | Promise<Deployment
 
 /** A block's deployment on `start`'s runtime, whose port is set before the first test. */
 function deployed(start: Start, make: () => Deployment | Promise<Deployment>): Target {
-  const target = { port: 0 };
+  const target: Target = { port: 0 };
   planned.push({ start, make, target });
   return target;
 }
@@ -137,7 +142,7 @@ beforeAll(async () => {
   // Every block's deployments side by side: wrangler dev takes seconds to start, each.
   const starts = planned.map(async ({ start, make, target }) => {
     const { vars, documents, rateLimited } = await make();
-    target.port = (await start(vars, documents, rateLimited)).port;
+    Object.assign(target, await start(vars, documents, rateLimited));
   });
   // All settled before a failure is reported: whatever started is in `stops`.
   await Promise.allSettled(starts);
@@ -316,6 +321,42 @@ describe.each(TARGETS)("the feed: only for a served host, and FEED_PATH is no ag
   it("with FEED_PUBLIC and no HOST_ALLOWLIST, opens no feed for a hostname the edge has no document for", async () => {
     expect((await raw(open.port, handshake("a.example.com", "/_feed/never-served.example.org"))).status).toBe(404);
     expect((await raw(open.port, handshake("a.example.com", "/_feed/a.example.com"))).status).toBe(101);
+  });
+});
+
+describe.each(TARGETS)("caller-chosen text in log lines, and a card's URL schemes, %s", (_name, start) => {
+  // An imported A2A card (it has a `url`): intake leaves out what a card never publishes, and says so.
+  const imported = {
+    name: "Imported",
+    url: "https://origin.internal/",
+    documentationUrl: "  JaVaScRiPt:alert(document.cookie)",
+    capabilities: { extensions: [{ uri: "javascript:alert(document.cookie)" }, { uri: "urn:example:ext" }] },
+  };
+  const target = deployed(start, () => ({ vars: { ORIGIN_URL: origin.url, EDGE_AUTH: "off" }, documents: { "a.example.com": imported } }));
+  const logSince = (mark: number) => (target.log?.() ?? "").slice(mark);
+
+  it("cuts a 200,000-character method name, A2A-Version and User-Agent in every log line, and marks the cut", async () => {
+    const mark = target.log?.().length ?? 0;
+    const huge = "m".repeat(200_000);
+    const headers = { "A2A-Version": "9".repeat(200_000), "User-Agent": "u".repeat(200_000) };
+    const reply = await raw(target.port, request("POST", "a.example.com", "/", headers, rpc(huge, {})));
+    expect(reply.status).toBeLessThan(500);
+    const lines = await until(() => {
+      const found = logSince(mark)
+        .split("\n")
+        .filter((line) => line.includes('{"level":'));
+      return found.some((line) => line.includes("…(+")) ? found : undefined;
+    }, "a log line of the call, cut");
+    if (!lines) throw new Error("until resolves with the lines, or throws");
+    for (const line of lines) expect(line.length, line.slice(0, 120)).toBeLessThan(4096);
+  });
+
+  it("publishes none of an imported card's javascript: URLs, and names the repair", async () => {
+    const reply = await raw(target.port, request("GET", "a.example.com", "/.well-known/agent-card.json"));
+    expect(reply.status).toBe(200);
+    expect(reply.body.toLowerCase()).not.toContain("javascript:");
+    expect(JSON.parse(reply.body).capabilities.extensions).toEqual([{ uri: "urn:example:ext" }]);
+    expect(header(reply.head, "Card-Repaired")).toContain("unsafe-url-scheme");
   });
 });
 

@@ -463,6 +463,31 @@ describe("extended card", () => {
     expect(result.description2).toBe(`See ${PUBLIC}/help for help`);
     expect(result).not.toHaveProperty("signatures");
   });
+
+  it("leaves out of the extended card every URL a card never publishes, as card intake does", async () => {
+    const unsafe = {
+      ...originCard,
+      documentationUrl: "javascript:alert(document.cookie)",
+      iconUrl: "  DATA:image/svg+xml,<svg onload=alert(1)>",
+      provider: { organization: "Origin Inc.", url: "vbscript:msgbox(1)" },
+      capabilities: { extensions: [{ uri: "javascript:alert(1)" }, { uri: "urn:example:ext" }, { uri: "https://ext.example/x" }] },
+    };
+    const origin = fakeOrigin(() => json({ jsonrpc: "2.0", id: 3, result: unsafe }));
+    const caller = await apiKeyCaller();
+    const response = await callVia(
+      origin,
+      `${PUBLIC}/`,
+      rpc({ jsonrpc: "2.0", id: 3, method: "GetExtendedAgentCard" }, caller.headers),
+      env(caller.env),
+    );
+    const text = await response.text();
+    expect(text.toLowerCase()).not.toMatch(/javascript:|data:|vbscript:/);
+    const { result } = JSON.parse(text);
+    expect(result).not.toHaveProperty("documentationUrl");
+    expect(result).not.toHaveProperty("iconUrl");
+    expect(result.provider).toEqual({ organization: "Origin Inc." });
+    expect(result.capabilities.extensions).toEqual([{ uri: "urn:example:ext" }, { uri: "https://ext.example/x" }]);
+  });
 });
 
 describe("extended card signatures", () => {
