@@ -1,6 +1,7 @@
 // The exported worker: the route table of this configuration (routes.ts), and
 // one measured shortcut into it.
 import type { Hono } from "hono/tiny";
+import { frameworkPath } from "./agents/framework-paths";
 import { findAgent, requestPrefix } from "./agents/request-agent";
 import { handleRpc } from "./call/run";
 import { cardResponse, wantsHtml } from "./card/card-routes";
@@ -46,6 +47,19 @@ function cardFastPath(request: Request, runtime: Runtime, ctx: ExecutionContext)
   return response instanceof Promise ? response.catch(renderError) : response;
 }
 
+/**
+ * A framework client's path (MASTRA_API_PREFIX: agents/framework-paths.ts) as a request for the edge path it
+ * means, everything else as it came (its `cf`, the client certificate's verdict included, goes with it).
+ */
+function atEdgePath(request: Request, runtime: Runtime): Request {
+  if (runtime.config.mastraApiPrefix === undefined) return request;
+  const target = routedTarget(request.url, runtime.pathPrefix);
+  const path = frameworkPath(target.pathname, runtime.config);
+  if (path === undefined) return request;
+  const url = `${target.origin}${runtime.pathPrefix}${path}${target.search}`;
+  return new Request(url, { method: request.method, headers: request.headers, body: request.body, cf: request.cf });
+}
+
 export function createWorker(deps: RuntimeDeps = {}): ExportedHandler<Env> {
   const apps = new WeakMap<Runtime, Hono<AppEnv>>();
   const appFor = (runtime: Runtime) => {
@@ -57,13 +71,14 @@ export function createWorker(deps: RuntimeDeps = {}): ExportedHandler<Env> {
     return app;
   };
   return {
-    fetch(request, env, ctx) {
+    fetch(received, env, ctx) {
       let runtime: Runtime;
       try {
         runtime = runtimeFor(env, deps);
       } catch (error) {
         return renderError(error);
       }
+      const request = atEdgePath(received, runtime);
       const keepAlive = (promise: Promise<unknown>) => ctx.waitUntil(promise);
       // A refusal sent with the request body unread ends only once the rest is read (http/body.ts).
       const settle = (response: Response) => lingerBehind(request, response, runtime.config.bodyTimeoutMs, keepAlive);

@@ -15,11 +15,11 @@ const KEY_FORM =
 /**
  * The paths the edge answers itself on every host: an agent path may be none of them, nor under nor above one.
  * FEED_PATH too, even while the feed is off (as the relay's path is while the relay is off): the feed, turned on
- * later, would find an agent in its place.
+ * later, would find an agent in its place. MASTRA_API_PREFIX when set: its paths are framework clients' ways to agents.
  */
 function reservedPaths(runtime: Runtime): (string | undefined)[] {
-  const { rpcPath, restPath, adminPath, feedPath } = runtime.config;
-  return [rpcPath, restPath, adminPath, feedPath, RELAY_PATH, "/.well-known"];
+  const { rpcPath, restPath, adminPath, feedPath, mastraApiPrefix } = runtime.config;
+  return [rpcPath, restPath, adminPath, feedPath, mastraApiPrefix, RELAY_PATH, "/.well-known"];
 }
 
 /** The key as documents are stored: `default`, a hostname in its one form (lower case, no trailing dot), or that and an agent path. */

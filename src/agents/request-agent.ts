@@ -19,17 +19,17 @@ export const requestPrefix = (request: Request, runtime: Runtime): string => run
 
 /**
  * Whether `pathname` could be under an agent path at all: no agent path starts with `.` or `_` (the host's
- * own `/.well-known/...`, the relay's `/_push`, `/_admin`, `/_feed`) nor lies under REST_PATH, ADMIN_PATH or
- * FEED_PATH (refused when written): the host's own card, RPC, REST and feed read no index, so an agent stored
+ * own `/.well-known/...`, the relay's `/_push`, `/_admin`, `/_feed`) nor lies under REST_PATH, ADMIN_PATH,
+ * FEED_PATH or MASTRA_API_PREFIX (refused when written; a framework client's path is already the agent's own): the host's own card, RPC, REST and feed read no index, so an agent stored
  * there before (by hand, or before FEED_PATH moved) never takes their requests.
  */
 function mayBeAgent(pathname: string, runtime: Runtime): boolean {
   const first = pathname.charCodeAt(1);
   const letterOrDigit = (first >= 97 && first <= 122) || (first >= 48 && first <= 57);
   if (!letterOrDigit) return false;
-  const { restPath, adminPath, feedPath } = runtime.config;
+  const { restPath, adminPath, feedPath, mastraApiPrefix } = runtime.config;
   const under = (prefix: string | undefined) => prefix !== undefined && (pathname === prefix || pathname.startsWith(`${prefix}/`));
-  return !under(restPath) && !under(adminPath) && !under(feedPath);
+  return !under(restPath) && !under(adminPath) && !under(feedPath) && !under(mastraApiPrefix);
 }
 
 /** Records the request's agent path; synchronous when the isolate holds the host's index (the hot path). */

@@ -202,6 +202,11 @@ export const corsOrigins = z.union([z.literal("*"), listOf(browserOrigin)], {
 });
 
 /** A tenant as it appears in a REST path segment (A2A 1.0 §11: `/{tenant}/...`): URL-safe characters only. */
+/** A Mastra agentId as its client puts it in a path: one segment of letters, digits, `-` and `_`. */
+export const mastraAgentId = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, "expected an agentId of letters, digits, - and _ (at most 64), as in the client's path"));
+
 export const tenantName = z
   .string()
   .check(z.regex(/^[A-Za-z0-9._~-]{1,128}$/, "expected a tenant of letters, digits and -._~ (at most 128)"));

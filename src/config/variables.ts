@@ -15,6 +15,7 @@ import {
   hostAllowlist,
   hostPatterns,
   listOf,
+  mastraAgentId,
   oneOf,
   operationAllowlist,
   originsOfUrls,
@@ -92,6 +93,13 @@ export const VARIABLES = {
   DOCUMENT_ORIGINS: variable("documentOrigins", originsOfUrls, new Set<string>()),
   REGISTRY_WEBHOOKS: variable("registryWebhooks", listOf(originUrl), []),
 
+  // ---- where agent frameworks' own clients look (docs/many-agents.md#framework-paths) ----
+  // Mastra's client (@mastra/client-js) reads <prefix>/.well-known/<agentId>/agent-card.json and calls
+  // <prefix>/a2a/<agentId>: its apiPrefix (Mastra's default /api) turns those paths on. Unset: off.
+  MASTRA_API_PREFIX: variable("mastraApiPrefix", urlPath),
+  // The agentId the host's own agent answers to there; an agent by path answers to its path's segment.
+  MASTRA_HOST_AGENT_ID: variable("mastraHostAgentId", mastraAgentId),
+
   // ---- the live feed of card changes (docs/feed.md) ----
   // A secret: the subscribers' read token, and the key of their tickets. Unset with FEED_PUBLIC off: no feed.
   FEED_TOKEN: variable("feedToken", token(16)),
@@ -166,6 +174,28 @@ function feedRules(v: Values, problem: (name: keyof Values, message: string) => 
   }
 }
 
+/** Mastra's paths are their own: under none of the edge's, and none of the edge's under them. */
+function mastraRules(v: Values, problem: (name: keyof Values, message: string) => void): void {
+  const prefix = v.MASTRA_API_PREFIX;
+  if (prefix === undefined) {
+    if (v.MASTRA_HOST_AGENT_ID !== undefined) problem("MASTRA_HOST_AGENT_ID", "needs MASTRA_API_PREFIX (e.g. /api, Mastra's default)");
+    return;
+  }
+  const under = (path: string, above: string) => path === above || path.startsWith(`${above === "/" ? "" : above}/`);
+  const others = [v.ADMIN_PATH, v.FEED_PATH, RELAY_PATH, ...(v.REST_PATH === undefined ? [] : [v.REST_PATH])];
+  if (
+    prefix === "/" ||
+    under(v.RPC_PATH, prefix) ||
+    isWellKnown(prefix) ||
+    others.some((path) => under(prefix, path) || under(path, prefix))
+  ) {
+    problem(
+      "MASTRA_API_PREFIX",
+      "must be its own path, apart from RPC_PATH, REST_PATH, ADMIN_PATH, FEED_PATH, /_push and /.well-known/ (e.g. /api)",
+    );
+  }
+}
+
 /** Rules between variables. Each issue names the variable to change; they see only values that parsed. */
 function crossFieldRules(v: Values, ctx: z.core.$RefinementCtx<Values>): void {
   const problem = (name: keyof Values, message: string) => ctx.addIssue({ code: "custom", path: [name], message, input: "(redacted)" });
@@ -184,6 +214,7 @@ function crossFieldRules(v: Values, ctx: z.core.$RefinementCtx<Values>): void {
   }
   if (v.PUSH_RELAY === "on") relayRules(v, problem);
   if (v.FEED_TOKEN !== undefined || v.FEED_PUBLIC) feedRules(v, problem);
+  mastraRules(v, problem);
   if (v.AUTH_JWT_ISSUER !== undefined && v.AUTH_JWT_AUDIENCE === undefined) {
     problem("AUTH_JWT_ISSUER", "needs AUTH_JWT_AUDIENCE (tokens for another audience must be refused)");
   }
