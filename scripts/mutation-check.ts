@@ -361,6 +361,13 @@ export const MUTATIONS: Mutation[] = [
     to: "",
     tests: [W("surface-holes"), N("surface-holes")],
   },
+  {
+    name: "signing: a catalog's trust manifests only under a base named",
+    file: "src/sign/card-signer.ts",
+    from: "    if (!this.signsFor(base)) return undefined;\n",
+    to: "",
+    tests: [W("ard")],
+  },
   // ---- documents, signing scope, versions ----
   {
     name: "documents: depth bound",

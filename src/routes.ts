@@ -8,7 +8,7 @@ import { cors } from "hono/cors";
 import { Hono } from "hono/tiny";
 import { getPath } from "hono/utils/url";
 import { createAdminApp } from "./admin/admin-api";
-import { AI_CATALOG_PATH, API_CATALOG_PATH } from "./agents/catalog";
+import { AI_CATALOG_PATH, API_CATALOG_PATH, ARD_PATH } from "./agents/catalog";
 import { catalogResponse } from "./agents/catalog-routes";
 import { requestPrefix } from "./agents/request-agent";
 import { handleRest, handleRpc } from "./call/run";
@@ -31,6 +31,11 @@ import { type PublicJwk, publicJwk } from "./sign/keys";
 export type AppEnv = { Bindings: Env };
 
 const CARD_PATHS = [CARD_PATH, LEGACY_CARD_PATH];
+const CATALOGS = [
+  [API_CATALOG_PATH, "api"],
+  [AI_CATALOG_PATH, "ai"],
+  [ARD_PATH, "ard"],
+] as const;
 const ONE_DAY = 86_400;
 
 /** The request as every route sees it; a host outside HOST_ALLOWLIST ends here with 404. */
@@ -80,9 +85,8 @@ export function createRoutes(runtime: Runtime): Hono<AppEnv> {
   app.get(LEGACY_CARD_PATH, (c) => cardResponse(edgeOf(c, runtime)));
   app.on(["PUT", "POST", "PATCH", "DELETE"], CARD_PATHS, methodNotAllowed(CARD_METHODS));
 
-  // The host's catalogs of its agents (RFC 9727 api-catalog, the AI Catalog draft's ai-catalog.json).
-  app.get(API_CATALOG_PATH, (c) => catalogResponse(edgeOf(c, runtime), "api"));
-  app.get(AI_CATALOG_PATH, (c) => catalogResponse(edgeOf(c, runtime), "ai"));
+  // The host's catalogs of its agents (RFC 9727 api-catalog, the AI Catalog draft's ai-catalog.json, ARD's ard.json).
+  for (const [path, which] of CATALOGS) app.get(path, (c) => catalogResponse(edgeOf(c, runtime), which));
 
   // The JWKS named by every card signature's `jku` (A2A 1.0 §8.4.3).
   app.get(JWKS_PATH, async (c) => {

@@ -25,16 +25,21 @@ export function base64url(bytes: Uint8Array): string {
 
 type CardSignature = Pick<v1.AgentCardSignature, "protected" | "signature">;
 
-async function detachedJws(signer: Signer, protectedHeader: string, payload: string): Promise<CardSignature> {
+/** A JWS over `payload` with it detached (RFC 7515 Appendix F): the encoded protected header and the signature. */
+export async function detachedJws(signer: Signer, protectedHeader: string, payload: string): Promise<CardSignature> {
   const input = `${protectedHeader}.${base64url(encoder.encode(payload))}`;
   return { protected: protectedHeader, signature: base64url(await signer.sign(encoder.encode(input))) };
 }
+
+/** The edge's protected header (alg, kid, typ "JOSE", jku), base64url-encoded, for every detached JWS it makes. */
+export const protectedHeaderOf = (signer: Signer, jku: string): string =>
+  base64url(encoder.encode(JSON.stringify({ alg: signer.alg, kid: signer.kid, typ: "JOSE", jku })));
 
 /** The card with its `signatures` replaced by the edge's (every card type has an optional `signatures`). */
 export async function signCard<Card extends JsonObject>(card: Card, signer: Signer, jku: string): Promise<Card> {
   const unsigned = { ...card };
   Reflect.deleteProperty(unsigned, "signatures" satisfies keyof v1.AgentCard);
-  const protectedHeader = base64url(encoder.encode(JSON.stringify({ alg: signer.alg, kid: signer.kid, typ: "JOSE", jku })));
+  const protectedHeader = protectedHeaderOf(signer, jku);
   const payload = canonicalJson(unsigned);
   const signatures = [await detachedJws(signer, protectedHeader, payload)];
   const sdkPayload = a2aJsPayload(unsigned);

@@ -2,7 +2,7 @@
 // `wrangler dev` in front of both on one host (its AgentIndex and DocumentLog Durable Objects, local KV),
 // their documents written through the admin API under `127.0.0.1/travel` and `127.0.0.1/billing`; the
 // @a2a-js/sdk clients of both generations, given the agent's card URL from the host's catalog, reach
-// that agent's origin with that agent's credentials alone; the host's catalogs list both.
+// that agent's origin with that agent's credentials alone; the host's catalogs (ARD's manifest too) list both.
 import { randomUUID } from "node:crypto";
 import { SendMessageRequest, TaskState } from "@a2a-js/sdk";
 import { ClientFactory } from "@a2a-js/sdk/client";
@@ -97,8 +97,14 @@ describe("two agents by path on one host, through wrangler dev, with SDK clients
     const byName = Object.fromEntries(catalog.entries.map((entry) => [entry.displayName, entry.url]));
     expect(byName["Travel Agent"]).toBe(`${worker.base}/travel/.well-known/agent-card.json`);
     expect(byName["Billing Agent"]).toBe(`${worker.base}/billing/.well-known/agent-card.json`);
+    // ARD's manifest lists the same cards, under `urn:air:` identifiers of the host (ARD v0.9 schema).
+    const ard = (await (await fetch(`${worker.base}/.well-known/ard.json`)).json()) as { entries: { identifier: string; url: string }[] };
+    expect(schemaErrors.ardManifest(ard)).toEqual([]);
+    expect(ard.entries.map((entry) => entry.url)).toEqual(catalog.entries.map((entry) => entry.url));
+    expect(ard.entries.map((entry) => entry.identifier)).toContain("urn:air:127.0.0.1:agent:travel");
     const card = await fetch(`${worker.base}/travel/.well-known/agent-card.json`);
     expect(card.headers.get("link")).toContain(`<${worker.base}/.well-known/api-catalog>; rel="api-catalog"`);
+    expect(card.headers.get("link")).toContain(`<${worker.base}/.well-known/ard.json>; rel="ard"`);
     const linkset = (await (await fetch(`${worker.base}/.well-known/api-catalog`)).json()) as { linkset: { item?: { href: string }[] }[] };
     expect(linkset.linkset[0]?.item?.map((item) => item.href)).toContain(`${worker.base}/billing/.well-known/agent-card.json`);
   });

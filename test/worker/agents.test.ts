@@ -126,7 +126,7 @@ describe("agents by path", () => {
     expect((await call(`https://${h}/.well-known/api-catalog`, { headers: { "if-none-match": etag } })).status).toBe(304);
     const link = (await call(`https://${h}/travel/.well-known/agent-card.json`)).headers.get("link");
     expect(link).toBe(
-      `<https://${h}/.well-known/api-catalog>; rel="api-catalog", <https://${h}/.well-known/ai-catalog.json>; rel="ai-catalog"`,
+      `<https://${h}/.well-known/api-catalog>; rel="api-catalog", <https://${h}/.well-known/ai-catalog.json>; rel="ai-catalog", <https://${h}/.well-known/ard.json>; rel="ard"`,
     );
     expect((await call(`https://${h}/travel/`, { headers: { accept: "text/html" } })).headers.get("link")).toBe(link);
     expect((await call(`https://${h}/travel/.well-known/api-catalog`)).status, "a path agent has no catalog of its own").toBe(404);

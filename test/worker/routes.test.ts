@@ -14,7 +14,7 @@ const rpcBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", param
 
 interface Expected {
   status: number;
-  /** What answered: the card JSON, the page, the JWKS, the origin (through the RPC pipeline), CORS, or an error shape. */
+  /** What answered: the card (or another JSON document: the JWKS, a catalog), the page, the origin (through the RPC pipeline), CORS, or an error shape. */
   kind: "card" | "page" | "origin" | "preflight" | "error" | "empty";
   allow?: string;
 }
@@ -39,6 +39,10 @@ const TABLE: Array<[string, string, Expected]> = [
   ["DELETE", "/.well-known/agent.json", { status: 405, kind: "error", allow: "GET, HEAD, OPTIONS" }],
   ["GET", "/", { status: 200, kind: "page" }],
   ["GET", "/.well-known/jwks.json", { status: 404, kind: "error" }],
+  ["GET", "/.well-known/api-catalog", { status: 200, kind: "card" }],
+  ["GET", "/.well-known/ai-catalog.json", { status: 200, kind: "card" }],
+  ["GET", "/.well-known/ard.json", { status: 200, kind: "card" }],
+  ["HEAD", "/.well-known/ard.json", { status: 200, kind: "empty" }],
   ["POST", "/a2a", { status: 200, kind: "origin" }],
   ["POST", "/a2a/", { status: 200, kind: "origin" }],
   ["OPTIONS", "/a2a", { status: 204, kind: "preflight" }],
