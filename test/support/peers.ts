@@ -1,6 +1,7 @@
 // The agent frameworks of the end-to-end suite (test/peers/), each run as its
 // own process with no LLM and no network: Google ADK's A2A server and
-// VoltAgent's. They are heavy (~440 MB of node_modules), so they live in a
+// VoltAgent's, and Mastra's client (mastra-client.mjs). They are heavy (~570 MB
+// of node_modules), so they live in a
 // test-only package that the root `npm ci` never installs: ensurePeers()
 // installs it from its own lockfile the first time, and again when the
 // lockfile changes.
