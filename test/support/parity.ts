@@ -114,6 +114,9 @@ export function deploymentVars(setup: Setup, originBase: string, apiKeys: string
     PUSH_RELAY: "on",
     // Every call's access record, so that every row proves one per call, in every binding.
     ACCESS_LOG: "all",
+    // Mastra's client's paths (agents/framework-paths.ts): the host's agent as `parity`.
+    MASTRA_API_PREFIX: "/api",
+    MASTRA_HOST_AGENT_ID: "parity",
   };
   const [wire, version] = setup.split("-") as [Wire, string];
   const versions = version === "both" ? "1.0,0.3" : version;
@@ -650,6 +653,27 @@ const ROWS: readonly Row[] = [
     check: (outcome, _c, ctx) => {
       for (const seen of outcome.received) expect(seen.headers["a2a-caller"]).toBe(`partnerKey:${ctx.caller}`);
     },
+  },
+  {
+    // Mastra's client sends every call to <prefix>/a2a/<agentId>: the same call, the same caller, the same origin.
+    name: "a call at Mastra's path is the agent's own call",
+    policy: "MASTRA_API_PREFIX",
+    klass: "admission",
+    applies: (c) => c.wire === "jsonrpc",
+    call: (c, ctx) => ({ ...clientCall(c, "send", ctx), path: "/api/a2a/parity" }),
+    expect: () => ({ kind: "admitted" }),
+    check: (outcome, _c, ctx) => {
+      expect(outcome.received).toHaveLength(1);
+      for (const seen of outcome.received) expect(seen.headers["a2a-caller"]).toBe(`partnerKey:${ctx.caller}`);
+    },
+  },
+  {
+    name: "a call at Mastra's path without the card's credential is refused as at the agent's own",
+    policy: "MASTRA_API_PREFIX",
+    klass: "admission",
+    applies: (c) => c.wire === "jsonrpc",
+    call: (c, ctx) => ({ ...clientCall(c, "send", ctx, { key: null }), path: "/api/a2a/parity" }),
+    expect: refused("UNAUTHENTICATED"),
   },
   {
     name: "API key consumed, not forwarded",

@@ -149,6 +149,18 @@ describe("framework paths (MASTRA_API_PREFIX)", () => {
     expect(origin.requests.length).toBe(before);
   });
 
+  it("answers 404 at Mastra's paths on a host HOST_ALLOWLIST does not name, as on every path", async () => {
+    const { origin, call } = await setUp({ HOST_ALLOWLIST: "listed.example.com" });
+    const before = origin.requests.length;
+    for (const [path, init] of [
+      ["/api/.well-known/rootAgent/agent-card.json", {}],
+      ["/api/a2a/rootAgent", rpc("message/send", { "X-API-Key": KEY })],
+    ] as const) {
+      expect((await call(`https://unlisted.example.net${path}`, init)).status, path).toBe(404);
+    }
+    expect(origin.requests.length).toBe(before);
+  });
+
   it("keeps the prefix from agents by path, and answers nothing there while MASTRA_API_PREFIX is unset", async () => {
     const { admin } = await setUp();
     const h = host("mastra-reserved");
