@@ -2018,6 +2018,42 @@ export const MUTATIONS: Mutation[] = [
     to: "const headers = credentials === undefined ? this.config.originHeaders : this.config.originCredentials[credentials];",
     tests: [W("agents")],
   },
+  // ---- Workers VPC Services (src/proxy/origin-router.ts, src/runtime.ts) ----
+  {
+    name: "vpc: a document reaches only a binding DOCUMENT_VPC_SERVICES lists",
+    file: "src/runtime.ts",
+    from: "  for (const name of names) {",
+    to: "  for (const name of Object.keys(env)) {",
+    tests: [W("vpc-origin")],
+  },
+  {
+    name: "vpc: a refused VPC Service is no origin, never the deployment's",
+    file: "src/proxy/origin-router.ts",
+    from: "if (document.originVpc !== undefined) return this.#vpcRoute(document, hostname);",
+    to: "if (document.originVpc !== undefined && this.documentBindings.has(document.originVpc)) return this.#vpcRoute(document, hostname);",
+    tests: [W("vpc-origin")],
+  },
+  {
+    name: "vpc: a document's VPC origin gets only its named credentials",
+    file: "src/proxy/origin-router.ts",
+    from: "const headers = named === undefined ? {} : this.config.originCredentials[named];",
+    to: "const headers = named === undefined ? this.config.originHeaders : this.config.originCredentials[named];",
+    tests: [W("vpc-origin")],
+  },
+  {
+    name: "vpc: the admin API refuses a binding DOCUMENT_VPC_SERVICES does not list",
+    file: "src/admin/admin-api.ts",
+    from: "originVpc !== undefined && !runtime.config.documentVpcServices.has(originVpc)",
+    to: "false",
+    tests: [W("vpc-origin")],
+  },
+  {
+    name: "vpc: ORIGIN_VPC is the deployment's origin (no fetch to the internet)",
+    file: "src/runtime.ts",
+    from: "if (isFetcher(env.ORIGIN_VPC))",
+    to: "if (false)",
+    tests: [W("vpc-origin")],
+  },
   {
     name: "agents: each agent's verifiers",
     file: "src/runtime.ts",

@@ -17,7 +17,7 @@ import { EdgeError } from "./errors/failures";
 import { signsFor } from "./http/public-base";
 import { log } from "./log";
 import { secretFragments } from "./proxy/forwarding-headers";
-import { type FetchLike, OriginRouter } from "./proxy/origin-router";
+import { type FetchLike, type OriginBinding, OriginRouter } from "./proxy/origin-router";
 import type { PushRelay } from "./push/relay-store";
 import { CardSigner } from "./sign/card-signer";
 import { issuesToText } from "./validation";
@@ -61,7 +61,8 @@ export class Runtime {
   constructor(
     readonly config: Config,
     readonly kv: KVNamespace | undefined,
-    originBinding: Fetcher | undefined,
+    /** ORIGIN (a Service Binding) or ORIGIN_VPC (a VPC Service), when bound. */
+    originBinding: OriginBinding | undefined,
     deps: RuntimeDeps = {},
     /** The Workers Rate Limiting binding (RATE_LIMITER); undefined = no limit. */
     readonly rateLimiter: RateLimit | undefined = undefined,
@@ -70,12 +71,14 @@ export class Runtime {
     profiles: Readonly<Record<string, ProfileAuth>> = {},
     /** The Workers Analytics Engine dataset (CALL_METRICS); undefined = no data points. */
     readonly callMetrics: AnalyticsEngineDataset | undefined = undefined,
+    /** The DOCUMENT_VPC_SERVICES bindings the Worker has. */
+    documentBindings: ReadonlyMap<string, Fetcher> = new Map(),
   ) {
     this.pushRelays = pushRelays;
     this.agents = new IndexCopies(kv, config.kvCacheTtl);
     this.fetch = deps.fetch ?? ((input, init) => fetch(input, init));
     this.pathPrefix = config.publicBaseUrl ? new URL(config.publicBaseUrl).pathname.replace(/\/+$/, "") : "";
-    this.origins = new OriginRouter(config, originBinding, this.fetch);
+    this.origins = new OriginRouter(config, originBinding, this.fetch, documentBindings);
     this.signer = config.signingKey
       ? new CardSigner(config.signingKey, config.extraPublicKeys, (base) => signsFor(config, base))
       : undefined;
@@ -146,8 +149,35 @@ function bundledCardSource(): Resolved {
 
 const runtimes = new WeakMap<object, Runtime | EdgeError>();
 
-/** Bindings read from the env; ORIGIN and RATE_LIMITER are optional and not declared in wrangler.toml (see docs/deploy.md and docs/front-a-private-agent.md). */
-type RuntimeEnv = Omit<Env, "PUSH_RELAYS"> & { ORIGIN?: Fetcher; RATE_LIMITER?: RateLimit; PUSH_RELAYS?: Env["PUSH_RELAYS"] };
+/**
+ * Bindings read from the env; ORIGIN, ORIGIN_VPC and RATE_LIMITER are optional and not declared in wrangler.toml
+ * (see docs/deploy.md and docs/front-a-private-agent.md), nor are the VPC Services DOCUMENT_VPC_SERVICES names.
+ */
+type RuntimeEnv = Omit<Env, "PUSH_RELAYS"> & {
+  ORIGIN?: Fetcher;
+  ORIGIN_VPC?: Fetcher;
+  RATE_LIMITER?: RateLimit;
+  PUSH_RELAYS?: Env["PUSH_RELAYS"];
+};
+
+const isFetcher = (value: unknown): value is Fetcher => typeof (value as Partial<Fetcher> | undefined)?.fetch === "function";
+
+/** ORIGIN first: a Worker origin bound beside a VPC Service is the one meant (docs/front-a-private-agent.md). */
+function deploymentBinding(env: RuntimeEnv): OriginBinding | undefined {
+  if (isFetcher(env.ORIGIN)) return { name: "ORIGIN", kind: "service-binding", fetcher: env.ORIGIN };
+  if (isFetcher(env.ORIGIN_VPC)) return { name: "ORIGIN_VPC", kind: "vpc-service", fetcher: env.ORIGIN_VPC };
+  return undefined;
+}
+
+/** Only the names DOCUMENT_VPC_SERVICES lists are looked up: a document can never name any other binding. */
+function documentBindings(env: RuntimeEnv, names: ReadonlySet<string>): Map<string, Fetcher> {
+  const found = new Map<string, Fetcher>();
+  for (const name of names) {
+    const value: unknown = (env as Record<string, unknown>)[name];
+    if (isFetcher(value)) found.set(name, value);
+  }
+  return found;
+}
 
 function createRuntime(env: RuntimeEnv, deps: RuntimeDeps): Runtime | EdgeError {
   const parsed = parseConfig({ ...env });
@@ -161,13 +191,14 @@ function createRuntime(env: RuntimeEnv, deps: RuntimeDeps): Runtime | EdgeError 
     log("error", "config_invalid", { issues: profiles.problems });
     return new EdgeError("INTERNAL", `Invalid worker configuration: ${profiles.problems}`);
   }
-  const binding = typeof env.ORIGIN?.fetch === "function" ? env.ORIGIN : undefined;
+  const binding = deploymentBinding(env);
+  const vpcs = documentBindings(env, parsed.value.documentVpcServices);
   const rateLimiter = typeof env.RATE_LIMITER?.limit === "function" ? env.RATE_LIMITER : undefined;
   const relays = typeof env.PUSH_RELAYS?.idFromName === "function" ? env.PUSH_RELAYS : undefined;
   // Declared in wrangler.toml, yet optional: a deployment (or a test) without it writes no data points.
   const metrics: Partial<AnalyticsEngineDataset> | undefined = env.CALL_METRICS;
   const callMetrics = typeof metrics?.writeDataPoint === "function" ? env.CALL_METRICS : undefined;
-  return new Runtime(parsed.value, env.SKILLS, binding, deps, rateLimiter, relays, profiles.value, callMetrics);
+  return new Runtime(parsed.value, env.SKILLS, binding, deps, rateLimiter, relays, profiles.value, callMetrics, vpcs);
 }
 
 export function runtimeFor(env: RuntimeEnv, deps: RuntimeDeps = {}): Runtime {

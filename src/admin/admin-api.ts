@@ -175,8 +175,11 @@ async function putDocument(c: Context<AdminEnv>, runtime: Runtime): Promise<Resp
   const text = await documentText(c, runtime);
   const parsed = parseDocument(text);
   if (!parsed.ok) throw new EdgeError("INVALID_DOCUMENT", INVALID_DOCUMENT, { violations: parsed.issues });
-  const { originCredentials, authProfile } = parsed.value.source;
+  const { originCredentials, authProfile, originVpc } = parsed.value.source;
   const violations = [
+    ...(originVpc !== undefined && !runtime.config.documentVpcServices.has(originVpc)
+      ? [{ path: "originVpc", message: "names no binding of DOCUMENT_VPC_SERVICES" }]
+      : []),
     ...(originCredentials !== undefined && !Object.hasOwn(runtime.config.originCredentials, originCredentials)
       ? [{ path: "originCredentials", message: "names no entry of ORIGIN_CREDENTIALS" }]
       : []),

@@ -47,6 +47,7 @@ const READ_MEMBERS = [
   "skills",
   "originUrl",
   "originCredentials",
+  "originVpc",
   "authProfile",
 ] as const satisfies readonly CardMember[];
 /** A2A 0.1 / lc_a2a: the scheme names the endpoint accepts. */
@@ -158,6 +159,7 @@ function readProfile(card: JsonObject, reading: Reading): JsonObject {
     iconUrl: optionalUrl(card.iconUrl, "iconUrl", reading),
     originUrl: card.originUrl,
     originCredentials: card.originCredentials,
+    originVpc: card.originVpc,
     authProfile: card.authProfile,
   });
 }

@@ -105,7 +105,7 @@ export class OriginCardStore {
     headers.set("accept", "application/json");
     headers.set("a2a-version", "1.0");
     if (this.#held?.etag) headers.set("if-none-match", this.#held.etag);
-    const origin = this.transport.label(this.url);
+    const origin = this.transport.label(this.url, this.transport.deploymentBinding);
     try {
       const response = await this.transport.send(this.url, { headers, redirect: "manual", signal: AbortSignal.timeout(this.timeoutMs) });
       if (response.status === 304 && this.#held) {

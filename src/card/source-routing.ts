@@ -13,6 +13,12 @@ export const AGENT_ROUTING = {
       "Multi-agent mode: the JSON-RPC endpoint of this hostname's origin agent (overrides ORIGIN_URL). Never published in the card.",
     ),
   ),
+  originVpc: z.optional(
+    describe(
+      z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/)),
+      "The Workers VPC Service binding this agent's calls go through, when DOCUMENT_VPC_SERVICES lists it (else they fail); originUrl, if set, is the URL sent through it (its host is the Host the private service sees). Never published.",
+    ),
+  ),
   authProfile: entryName(
     "The name of the AUTH_PROFILES entry whose verifiers check this agent's callers (instead of AUTH_JWT_*, AUTH_API_KEYS). Never published.",
   ),

@@ -180,6 +180,20 @@ export const originsOfUrls = z.pipe(
   z.transform((urls): ReadonlySet<string> => new Set(urls.map((url) => new URL(url).origin))),
 );
 
+/**
+ * DOCUMENT_VPC_SERVICES: env binding names (wrangler's `binding`, a JavaScript identifier). Never `ORIGIN`: the
+ * Service Binding is the deployment's, and a document naming it would reach whatever Worker it is.
+ */
+export const bindingNames = z.pipe(
+  listOf(
+    z.string().check(
+      z.regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, "expected binding names such as AGENT_B_VPC"),
+      z.refine((name) => name !== "ORIGIN", "ORIGIN is the Service Binding, not a VPC Service"),
+    ),
+  ),
+  z.transform((names): ReadonlySet<string> => new Set(names)),
+);
+
 const VERSIONS_EXPECTED = 'expected Major.Minor versions, preferred first, e.g. "1.0,0.3"';
 
 /** A2A 1.0 §3.6: versions are Major.Minor, a patch part must not be used; preferred first. */

@@ -9,6 +9,7 @@ import { envObject, toFields, type ValuesOf, variable } from "./declare";
 import { apiKeyHashes, authProfiles, credentialSets, extraPublicKeys, headerMap, originRegions, signingKey } from "./json-values";
 import {
   baseUrl,
+  bindingNames,
   corsOrigins,
   flag,
   fraction,
@@ -91,6 +92,8 @@ export const VARIABLES = {
   HOST_ALLOWLIST: variable("hostAllowlist", hostAllowlist),
   // Origins a card-source document may name as its `originUrl` (multi-agent mode).
   DOCUMENT_ORIGINS: variable("documentOrigins", originsOfUrls, new Set<string>()),
+  // Workers VPC Service bindings a document may name as its `originVpc`; any other name reaches no origin.
+  DOCUMENT_VPC_SERVICES: variable("documentVpcServices", bindingNames, new Set<string>()),
   REGISTRY_WEBHOOKS: variable("registryWebhooks", listOf(originUrl), []),
 
   // ---- where agent frameworks' own clients look (docs/many-agents.md#framework-paths) ----

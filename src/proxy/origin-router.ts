@@ -1,7 +1,9 @@
 // Where a JSON-RPC call goes and how the edge reaches it: a Service Binding
-// (`ORIGIN`, when the origin is itself a Worker), else fetch to the region
-// map's candidates for the request's colo/continent, then ORIGIN_URL; or the
-// origin a host's document names, when DOCUMENT_ORIGINS allows it.
+// (`ORIGIN`, when the origin is itself a Worker) or a Workers VPC Service
+// (`ORIGIN_VPC`, an origin in a private network with no public hostname), else
+// fetch to the region map's candidates for the request's colo/continent, then
+// ORIGIN_URL; or the origin a host's document names, when DOCUMENT_ORIGINS
+// allows it, or the VPC Service it names, when DOCUMENT_VPC_SERVICES lists it.
 
 import { originsOf } from "../card/from-origin";
 import type { CardSource } from "../card/source";
@@ -19,6 +21,21 @@ export interface RequestLocation {
 
 /** The URL a Service Binding request carries when ORIGIN_URL is unset (the binding ignores the host). */
 const BINDING_URL = "https://origin.invalid/";
+/**
+ * The URL a VPC Service request carries when none is configured. The service's own configuration routes it;
+ * the URL's host is only the Host header (and, over https, the TLS name) the private service sees, its port is
+ * ignored, its scheme picks the service's HTTP or HTTPS port (developers.cloudflare.com/workers-vpc/api/, the
+ * note under `fetch()`). Plain http: a TLS name `origin.invalid` would fail the service's certificate check.
+ */
+const VPC_URL = "http://origin.invalid/";
+
+/** A binding the edge reaches an origin through: `ORIGIN`, `ORIGIN_VPC` or a document's VPC Service. */
+export interface OriginBinding {
+  /** The env name, as log lines show it. */
+  name: string;
+  kind: "service-binding" | "vpc-service";
+  fetcher: Fetcher;
+}
 /** Hosts whose document named a refused origin, logged once each; bounded (hosts come from requests). */
 const MAX_REFUSALS_LOGGED = 1000;
 
@@ -34,6 +51,8 @@ export interface OriginRoute {
    * ORIGIN_CREDENTIALS entry it names, or none: one agent's credentials never reach another agent's origin.
    */
   headers: Readonly<Record<string, string>>;
+  /** The binding every candidate goes through; none: fetch. */
+  through?: OriginBinding | undefined;
 }
 
 function hostsOf(origins: readonly string[]): string[] {
@@ -68,20 +87,19 @@ export class OriginRouter {
 
   constructor(
     private readonly config: Config,
-    private readonly binding: Fetcher | undefined,
+    private readonly binding: OriginBinding | undefined,
     private readonly fetchImpl: FetchLike,
+    /** The bindings DOCUMENT_VPC_SERVICES lists that the Worker has, by name: never any other binding. */
+    private readonly documentBindings: ReadonlyMap<string, Fetcher> = new Map(),
   ) {
     const configured = [config.originUrl, config.originCardUrl, config.originRestUrl, ...Object.values(config.originRegions).flat()];
     this.privateOrigins = originsOf(configured);
     this.#privateHosts = hostsOf(this.privateOrigins);
   }
 
-  get hasBinding(): boolean {
-    return this.binding !== undefined;
-  }
-
   /** The route of one call: the host document's own origin if allowed, else the binding or the region map. */
   route(document: CardSource, hostname: string, where: RequestLocation): OriginRoute {
+    if (document.originVpc !== undefined) return this.#vpcRoute(document, hostname);
     const named = this.#documentOrigin(document, hostname);
     if (named) {
       const privateOrigins = [...this.privateOrigins, ...originsOf([named])];
@@ -91,8 +109,44 @@ export class OriginRouter {
       if (!headers) return this.#unknownCredentials(hostname, privateOrigins);
       return { candidates: [named], privateOrigins, privateHosts: hostsOf(privateOrigins), headers };
     }
-    const candidates = this.binding ? [this.config.originUrl ?? BINDING_URL] : originCandidates(this.config, where);
-    return { candidates, privateOrigins: this.privateOrigins, privateHosts: this.#privateHosts, headers: this.config.originHeaders };
+    const { binding } = this;
+    if (!binding) {
+      const candidates = originCandidates(this.config, where);
+      return { candidates, privateOrigins: this.privateOrigins, privateHosts: this.#privateHosts, headers: this.config.originHeaders };
+    }
+    const url = this.config.originUrl ?? (binding.kind === "vpc-service" ? VPC_URL : BINDING_URL);
+    const privateOrigins = [...new Set([...this.privateOrigins, ...originsOf([url])])];
+    const headers = this.config.originHeaders;
+    return { candidates: [url], privateOrigins, privateHosts: hostsOf(privateOrigins), headers, through: binding };
+  }
+
+  /**
+   * A document's VPC Service: only one DOCUMENT_VPC_SERVICES lists and the Worker has, else no origin at all
+   * (the call fails closed, never falling back to another agent's origin). The binding routes the call
+   * whatever the URL, so its `originUrl` needs no DOCUMENT_ORIGINS entry: it is the Host the service sees.
+   */
+  #vpcRoute(document: CardSource, hostname: string): OriginRoute {
+    const name = document.originVpc ?? "";
+    const url = document.originUrl ?? VPC_URL;
+    const privateOrigins = [...this.privateOrigins, ...originsOf([url])];
+    const fetcher = this.documentBindings.get(name);
+    const named = document.originCredentials;
+    // ORIGIN_HEADERS are ORIGIN_URL's: this agent's origin gets its own entry or nothing.
+    const headers = named === undefined ? {} : this.config.originCredentials[named];
+    if (!fetcher) {
+      const reason = this.config.documentVpcServices.has(name) ? "not_bound" : "not_in_DOCUMENT_VPC_SERVICES";
+      this.#refused(`vpc:${hostname}`, "document_vpc_refused", { host: hostname, binding: name, reason });
+      return { candidates: [], privateOrigins, privateHosts: hostsOf(privateOrigins), headers: {} };
+    }
+    if (!headers) return this.#unknownCredentials(hostname, privateOrigins);
+    const through: OriginBinding = { name, kind: "vpc-service", fetcher };
+    return { candidates: [url], privateOrigins, privateHosts: hostsOf(privateOrigins), headers, through };
+  }
+
+  #refused(key: string, event: string, fields: Record<string, string>): void {
+    if (this.#refusedHosts.size >= MAX_REFUSALS_LOGGED || this.#refusedHosts.has(key)) return;
+    this.#refusedHosts.add(key);
+    log("warn", event, fields);
   }
 
   #unknownCredentials(hostname: string, privateOrigins: readonly string[]): OriginRoute {
@@ -103,15 +157,26 @@ export class OriginRouter {
     return { candidates: [], privateOrigins, privateHosts: hostsOf(privateOrigins), headers: {} };
   }
 
+  /** ORIGIN or ORIGIN_VPC, when bound: every call of the deployment's own origin goes through it. */
+  get deploymentBinding(): OriginBinding | undefined {
+    return this.binding;
+  }
+
+  /** Through the deployment's binding (ORIGIN, ORIGIN_VPC), else fetch: the origin's own card (origin-store.ts). */
   send(url: string, init: RequestInit): Promise<Response> {
-    return this.binding ? this.binding.fetch(url, init) : this.fetchImpl(url, init);
+    return this.sendThrough(this.binding, url, init);
+  }
+
+  /** A call: through its route's binding, else fetch. */
+  sendThrough(through: OriginBinding | undefined, url: string, init: RequestInit): Promise<Response> {
+    return through ? through.fetcher.fetch(url, init) : this.fetchImpl(url, init);
   }
 
   readonly #labels = new Map<string, string>();
 
   /** What a log line may say about an origin: its host (never a path, query or credential); parsed once per URL. */
-  label(url: string): string {
-    if (this.binding) return "service-binding:ORIGIN";
+  label(url: string, through: OriginBinding | undefined): string {
+    if (through) return `${through.kind}:${through.name}`;
     let label = this.#labels.get(url);
     if (label === undefined) {
       try {
@@ -127,7 +192,7 @@ export class OriginRouter {
   /**
    * A document is data (KV, admin API) and the origin gets ORIGIN_HEADERS, so
    * the origin it names is used only if DOCUMENT_ORIGINS lists it, and never
-   * with a Service Binding.
+   * with a deployment binding (ORIGIN, ORIGIN_VPC: every call goes through it); a document names a VPC Service instead.
    */
   #documentOrigin(document: CardSource, hostname: string): string | undefined {
     const named = document.originUrl;
@@ -135,7 +200,7 @@ export class OriginRouter {
     if (!this.binding && this.config.documentOrigins.has(new URL(named).origin)) return named;
     if (this.#refusedHosts.size < MAX_REFUSALS_LOGGED && !this.#refusedHosts.has(hostname)) {
       this.#refusedHosts.add(hostname);
-      const reason = this.binding ? "service_binding" : "not_in_DOCUMENT_ORIGINS";
+      const reason = this.binding ? this.binding.kind.replace("-", "_") : "not_in_DOCUMENT_ORIGINS";
       log("warn", "document_origin_refused", { host: hostname, origin: new URL(named).host, reason });
     }
     return undefined;

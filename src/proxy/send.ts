@@ -47,12 +47,12 @@ async function firstAnswer(edge: EdgeRequest, route: OriginRoute, request: Origi
   };
   let lastError: unknown;
   for (const [attempt, candidate] of route.candidates.entries()) {
-    const origin = origins.label(candidate);
+    const origin = origins.label(candidate, route.through);
     const url = withClientQuery(candidate, search);
     onAttempt?.(origin);
     if (beforeAttempt) await beforeAttempt(candidate, url, headers);
     try {
-      return { response: await origins.send(url, init), origin };
+      return { response: await origins.sendThrough(route.through, url, init), origin };
     } catch (error) {
       lastError = error;
       const fields = {

@@ -48,6 +48,7 @@ describe("parseConfig", () => {
         pushRelayAttempts: 6,
         pushRelayRetryMs: 5000,
         documentOrigins: new Set(),
+        documentVpcServices: new Set(),
         signingKey: undefined,
         extraPublicKeys: [],
         edgeAuth: "enforce",
