@@ -3,9 +3,10 @@
 // configuration; the URL's host is only the Host header and TLS name, its port is ignored
 // (developers.cloudflare.com/workers-vpc/api/): so each test asserts the URL the edge sends, which a
 // deployed Worker's service receives as its Host and path. The policies every origin kind gets (credentials,
-// caller assertion, faults, bounds) are rows here, not columns of the parity table (test/support/parity.ts
-// builds its origins as fetch stand-ins of one kind per column, for both runtimes over raw sockets, where a
-// binding cannot be given).
+// caller assertion, faults, bounds; a JSON-RPC origin of the caller's version, of another version, a REST
+// origin) are rows here, not columns of the parity table (test/support/parity.ts builds its origins as fetch
+// stand-ins, run in workerd and over raw sockets to the built bundle and wrangler dev, where no binding can
+// be given).
 import { importJWK, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
 import { adminWorker, put, useHosts } from "../support/admin";
@@ -78,16 +79,24 @@ describe("ORIGIN_VPC: the deployment's origin through a VPC Service", () => {
     expect([vpc.requests.length, worker.requests.map((r) => r.url)]).toEqual([1, ["https://origin.invalid/"]]);
   });
 
+  it("takes a REST origin's calls too (ORIGIN_BINDING=http+json): ORIGIN_REST_URL's host and paths through the binding", async () => {
+    const vpc = fakeOrigin(() => Response.json({ id: "t1", contextId: "c", status: { state: "TASK_STATE_COMPLETED" } }));
+    const rest = { ORIGIN_BINDING: "http+json", ORIGIN_REST_URL: "http://agent.internal:8080/rest" };
+    const response = await callVia(noFetch(), `${PUBLIC}/`, rpc(9), vpcEnv(vpc, rest));
+    expect(await response.json()).toMatchObject({ id: 9, result: { id: "t1" } });
+    expect(vpc.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["GET http://agent.internal:8080/rest/tasks/t1"]);
+  });
+
   it.each([
-    ["unreachable", () => Promise.reject(new TypeError("Network connection lost")), 502, "unreachable"],
-    ["silent past ORIGIN_TIMEOUT_MS", () => new Promise<Response>(() => undefined), 504, "timeout"],
+    ["unreachable", 502, () => Promise.reject(new TypeError("Network connection lost")), "unreachable"],
+    ["silent past ORIGIN_TIMEOUT_MS", 504, () => new Promise<Response>(() => undefined), "timeout"],
     [
       "a redirect to its private address",
-      () => new Response(null, { status: 302, headers: { location: `${PRIVATE_URL}/x` } }),
       502,
+      () => new Response(null, { status: 302, headers: { location: `${PRIVATE_URL}/x` } }),
       "redirect",
     ],
-  ] as const)("an origin %s is a %i naming neither the binding nor the private host", async (_name, answer, status, kind) => {
+  ] as const)("an origin %s is a %i naming neither the binding nor the private host", async (_name, status, answer, kind) => {
     const logs = captureConsole();
     const vpc = fakeOrigin(answer);
     const response = await callVia(noFetch(), `${PUBLIC}/`, rpc(4), vpcEnv(vpc, { ORIGIN_URL: PRIVATE_URL, ORIGIN_TIMEOUT_MS: "150" }));
