@@ -8,5 +8,7 @@ export { AgentIndex } from "./agents/agent-index";
 export { CardFeed } from "./feed/card-feed";
 /** The push relay of one public host (PUSH_RELAY=on). */
 export { PushRelay } from "./push/relay-store";
+/** One kept stream (STREAM_RESUME=on). */
+export { TaskStream } from "./streams/task-stream";
 
 export default createWorker();

@@ -20,6 +20,7 @@ import { secretFragments } from "./proxy/forwarding-headers";
 import { type FetchLike, type OriginBinding, OriginRouter } from "./proxy/origin-router";
 import type { PushRelay } from "./push/relay-store";
 import { CardSigner } from "./sign/card-signer";
+import type { TaskStream } from "./streams/task-stream";
 import { issuesToText } from "./validation";
 
 export interface RuntimeDeps {
@@ -55,6 +56,8 @@ export class Runtime {
   readonly agents: IndexCopies;
   /** The push relays, one per public host (PUSH_RELAYS); undefined when not bound. */
   readonly pushRelays: DurableObjectNamespace<PushRelay> | undefined;
+  /** The kept streams (STREAM_RESUME=on, TASK_STREAMS); undefined when off. */
+  readonly taskStreams: DurableObjectNamespace<TaskStream> | undefined;
   /** The path of PUBLIC_BASE_URL (`/agents`), "" without one: requests under it are routed without it. */
   readonly pathPrefix: string;
 
@@ -73,8 +76,10 @@ export class Runtime {
     readonly callMetrics: AnalyticsEngineDataset | undefined = undefined,
     /** The DOCUMENT_VPC_SERVICES bindings the Worker has. */
     documentBindings: ReadonlyMap<string, Fetcher> = new Map(),
+    taskStreams: DurableObjectNamespace<TaskStream> | undefined = undefined,
   ) {
     this.pushRelays = pushRelays;
+    this.taskStreams = config.streamResume === "on" ? taskStreams : undefined;
     this.agents = new IndexCopies(kv, config.kvCacheTtl);
     this.fetch = deps.fetch ?? ((input, init) => fetch(input, init));
     this.pathPrefix = config.publicBaseUrl ? new URL(config.publicBaseUrl).pathname.replace(/\/+$/, "") : "";
@@ -153,7 +158,8 @@ const runtimes = new WeakMap<object, Runtime | EdgeError>();
  * Bindings read from the env; ORIGIN, ORIGIN_VPC and RATE_LIMITER are optional and not declared in wrangler.toml
  * (see docs/deploy.md and docs/front-a-private-agent.md), nor are the VPC Services DOCUMENT_VPC_SERVICES names.
  */
-type RuntimeEnv = Omit<Env, "PUSH_RELAYS"> & {
+type RuntimeEnv = Omit<Env, "PUSH_RELAYS" | "TASK_STREAMS"> & {
+  TASK_STREAMS?: Env["TASK_STREAMS"];
   ORIGIN?: Fetcher;
   ORIGIN_VPC?: Fetcher;
   RATE_LIMITER?: RateLimit;
@@ -196,9 +202,15 @@ function createRuntime(env: RuntimeEnv, deps: RuntimeDeps): Runtime | EdgeError 
   const rateLimiter = typeof env.RATE_LIMITER?.limit === "function" ? env.RATE_LIMITER : undefined;
   const relays = typeof env.PUSH_RELAYS?.idFromName === "function" ? env.PUSH_RELAYS : undefined;
   // Declared in wrangler.toml, yet optional: a deployment (or a test) without it writes no data points.
+  const streams = typeof env.TASK_STREAMS?.idFromString === "function" ? env.TASK_STREAMS : undefined;
+  if (parsed.value.streamResume === "on" && !streams) {
+    const problems = "STREAM_RESUME: on needs the TASK_STREAMS Durable Object binding (class TaskStream, wrangler.toml)";
+    log("error", "config_invalid", { issues: problems });
+    return new EdgeError("INTERNAL", `Invalid worker configuration: ${problems}`);
+  }
   const metrics: Partial<AnalyticsEngineDataset> | undefined = env.CALL_METRICS;
   const callMetrics = typeof metrics?.writeDataPoint === "function" ? env.CALL_METRICS : undefined;
-  return new Runtime(parsed.value, env.SKILLS, binding, deps, rateLimiter, relays, profiles.value, callMetrics, vpcs);
+  return new Runtime(parsed.value, env.SKILLS, binding, deps, rateLimiter, relays, profiles.value, callMetrics, vpcs, streams);
 }
 
 export function runtimeFor(env: RuntimeEnv, deps: RuntimeDeps = {}): Runtime {

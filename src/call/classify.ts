@@ -13,7 +13,7 @@ export interface ClassifiedReply extends OriginReply {
   kind: ReplyKind;
 }
 
-function mediaType(contentType: string | null): string {
+export function mediaType(contentType: string | null): string {
   return contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
 }
 

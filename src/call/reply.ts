@@ -14,7 +14,7 @@ import { type Failure, failure, isFailure } from "../errors/failures";
 import { readMessageBody } from "../http/body";
 import type { EdgeRequest } from "../http/edge-request";
 import { rewriteEvents } from "../http/sse-events";
-import { exceedsDepth, parseEventJson, parseJson } from "../json";
+import { exceedsDepth, parseJson } from "../json";
 import { log } from "../log";
 import { clientResponseHeaders } from "../proxy/forwarding-headers";
 import type { OriginReply } from "../proxy/send";
@@ -23,11 +23,12 @@ import type { Admitted } from "./admit";
 import type { ClientCodec, Outcome } from "./call";
 import { classifyReply } from "./classify";
 import { EXTENDED_CARD_METHODS, publicExtendedCard } from "./extended-card";
+import { readOriginEvent } from "./origin-event";
 
 const decoder = new TextDecoder();
 
 /** Says why the edge could not read the origin's reply (a JSON body or one event) in its log line. */
-function logUnreadable(plan: Admitted, reply: OriginReply, fields: Record<string, unknown> = {}): void {
+export function logUnreadable(plan: Admitted, reply: OriginReply, fields: Record<string, unknown> = {}): void {
   log("error", "origin_failed", { kind: "invalid_response", method: plan.call.method, origin: reply.origin, ...fields });
 }
 
@@ -37,7 +38,10 @@ function invalid(plan: Admitted, reply: OriginReply, detail: string, fields: Rec
 }
 
 /** The outcome of the origin's generation in the caller's, and what of it could not be read. */
-function translated(plan: Admitted, outcome: Outcome): { outcome: Outcome; unreadable?: string | undefined } {
+export function translated(
+  plan: Pick<Admitted, "call" | "origin">,
+  outcome: Outcome,
+): { outcome: Outcome; unreadable?: string | undefined } {
   const { call, origin } = plan;
   if (call.generation === origin.generation) return { outcome };
   const { response, unreadable } = translateResponseReporting(origin.method, outcome, origin.generation, call.generation);
@@ -75,22 +79,15 @@ function readEvents(edge: EdgeRequest, plan: Admitted, reply: OriginReply, codec
   const { call } = plan;
   const fromRest = plan.codec.binding === "http+json";
   const rewrite = (block: string) => {
-    const lines = block.split(/\r?\n/);
-    const data = lines.filter((line) => line.startsWith("data:")).map((line) => line.slice(line.startsWith("data: ") ? 6 : 5));
+    const read = readOriginEvent(block, plan.codec, plan.origin);
     // A comment or a `retry:` alone carries no outcome: it passes as it came.
-    if (data.length === 0) return { text: block };
-    const other = lines.filter((line) => !line.startsWith("data:"));
-    const type = other
-      .find((line) => line.startsWith("event:"))
-      ?.slice(6)
-      .trim();
-    const value = parseEventJson(data.join("\n"));
-    const decoded = value === undefined || exceedsDepth(value) ? undefined : plan.codec.decodeEvent(plan.origin, type, value);
-    if (decoded === undefined) {
+    if (read.kind === "none") return { text: block };
+    if (read.kind === "unreadable") {
       logUnreadable(plan, reply, { unreadable: "an SSE event that is not JSON" });
       return { text: codec.failureEvent(call, failure("ORIGIN_INVALID_RESPONSE", "origin agent sent an unreadable event")), end: true };
     }
-    const { outcome, unreadable } = translated(plan, decoded);
+    const { other } = read;
+    const { outcome, unreadable } = translated(plan, read.outcome);
     // A REST origin's `event:` type is its error marker, now in the outcome; a JSON-RPC origin's lines stay.
     const event = codec.event(call, outcome, fromRest ? other.filter((line) => !line.startsWith("event:")) : other, unreadable);
     if (typeof event === "string") return { text: event };

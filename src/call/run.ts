@@ -14,14 +14,17 @@ import type { EdgeRequest } from "../http/edge-request";
 import { type CallScope, observeCall } from "../observe/call-scope";
 import { setTraceHeaders } from "../observe/trace-context";
 import { clientQuery, originRequestHeaders } from "../proxy/forwarding-headers";
+import type { OriginRoute } from "../proxy/origin-router";
 import { type OriginReply, sendWithFailover } from "../proxy/send";
+import { withoutCursor } from "../streams/event-id";
+import { keeperOf, keptCall, type Prepared } from "../streams/kept-calls";
 import { type Admitted, admit, operationName } from "./admit";
 import type { Call, ClientCodec } from "./call";
 import { callerHeaders } from "./caller";
 import { respond } from "./reply";
 
-/** The admitted call to its origin: the forwarded headers, the caller's, the version it runs, with failover. */
-function send(edge: EdgeRequest, plan: Admitted, scope: CallScope): Promise<OriginReply | Failure> {
+/** The admitted call's origin request: the forwarded headers, the caller's, the version it runs, its candidates. */
+function prepare(edge: EdgeRequest, plan: Admitted, scope: CallScope, kept: boolean): Prepared & { through: OriginRoute["through"] } {
   const { config } = edge.runtime;
   const { caller, origin, request, route } = plan;
   const consumed = caller && !config.forwardCredentials ? caller.consumed : [];
@@ -44,18 +47,28 @@ function send(edge: EdgeRequest, plan: Admitted, scope: CallScope): Promise<Orig
   setTraceHeaders(headers, scope.trace);
   const assert = caller ? callerHeaders(headers, edge, caller, operationName(plan.call.method)) : undefined;
   const { body, httpMethod, url, audience } = request;
-  // A REST origin's request has its own URL (checked under its base); a JSON-RPC origin's is the route's, with failover.
-  const candidates = url === undefined ? route : { ...route, candidates: [url] };
-  return sendWithFailover(edge, candidates, {
-    headers,
-    body,
-    method: plan.call.method,
-    search: url === undefined ? clientQuery(edge.target.search, consumed) : request.query,
-    httpMethod,
-    onAttempt: (origin) => scope.attempt(origin),
-    // The assertion's audience is the origin this attempt goes to (a region's, a document's, ORIGIN_URL, ORIGIN_REST_URL).
-    beforeAttempt: assert && ((candidate, target, out) => assert(audience ?? candidate, httpMethod, target, body, out)),
-  });
+  const clientSearch = clientQuery(edge.target.search, consumed);
+  return {
+    // A REST origin's request has its own URL (checked under its base); a JSON-RPC origin's is the route's, with failover.
+    candidates: url === undefined ? route.candidates : [url],
+    through: route.through,
+    request: {
+      headers,
+      body,
+      method: plan.call.method,
+      // A kept stream's cursor is the edge's, never the origin's.
+      search: url === undefined ? (kept ? withoutCursor(clientSearch) : clientSearch) : request.query,
+      httpMethod,
+      onAttempt: (origin) => scope.attempt(origin),
+      // The assertion's audience is the origin this attempt goes to (a region's, a document's, ORIGIN_URL, ORIGIN_REST_URL).
+      beforeAttempt: assert && ((candidate, target, out) => assert(audience ?? candidate, httpMethod, target, body, out)),
+    },
+  };
+}
+
+/** The admitted call to its origin, with failover. */
+function send(edge: EdgeRequest, prepared: ReturnType<typeof prepare>): Promise<OriginReply | Failure> {
+  return sendWithFailover(edge, prepared, prepared.request);
 }
 
 async function runCall(edge: EdgeRequest, codec: ClientCodec, call: Call, scope: CallScope): Promise<Response> {
@@ -67,7 +80,14 @@ async function runCall(edge: EdgeRequest, codec: ClientCodec, call: Call, scope:
   const plan = await admit(edge, call);
   if (isFailure(plan)) return refused(plan);
   scope.admitted(plan);
-  const reply = await send(edge, plan, scope);
+  const keeper = keeperOf(edge, plan);
+  let reply: OriginReply | Failure;
+  if (keeper) {
+    // STREAM_RESUME=on: a TaskStream sends it and keeps the stream; any other answer comes back as a reply.
+    const kept = await keptCall(edge, plan, scope, codec, keeper, prepare(edge, plan, scope, true));
+    if ("response" in kept) return kept.response;
+    reply = "failure" in kept ? kept.failure : kept.reply;
+  } else reply = await send(edge, prepare(edge, plan, scope, false));
   if (isFailure(reply)) return refused(reply);
   const answer = await respond(edge, plan, reply, codec);
   return isFailure(answer) ? refused(answer) : answer;

@@ -58,6 +58,8 @@ export const FAILURES = {
   ORIGIN_ERROR: { status: 502, ...JSON_RPC },
   ORIGIN_INVALID_RESPONSE: { status: 502, ...JSON_RPC },
   ORIGIN_STREAM_BROKEN: { status: 502, ...JSON_RPC },
+  // A kept stream (STREAM_RESUME=on) ended by the edge: its log's bound, its object lost, its client too far behind.
+  STREAM_CUT: { status: 502, ...JSON_RPC, message: "Stream cut" },
   // HTTP routes (cards, JWKS, page, admin).
   NOT_FOUND: { status: 404, code: -32601, message: "Not found" },
   METHOD_NOT_ALLOWED: { status: 405, code: -32601, message: "Method not allowed" },

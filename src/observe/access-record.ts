@@ -32,6 +32,8 @@ export interface AccessFields extends ReplyFields {
   bytesIn?: number;
   /** An unobserved reply's size, from its Content-Length; an observed body's is counted (RecordedEnd). */
   bytesOut?: number;
+  /** A kept stream re-attached (STREAM_RESUME=on): the events sent from its log before the live tail. */
+  replayed?: number;
 }
 
 export type RecordedEnd = Pick<BodySeen, "bytes" | "events" | "end">;

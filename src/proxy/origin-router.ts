@@ -162,6 +162,13 @@ export class OriginRouter {
     return this.binding;
   }
 
+  /** A route's binding by its env name (a TaskStream sends for the Worker): only ORIGIN, ORIGIN_VPC or a listed VPC Service. */
+  bindingNamed(name: string): OriginBinding | undefined {
+    if (this.binding?.name === name) return this.binding;
+    const fetcher = this.documentBindings.get(name);
+    return fetcher ? { name, kind: "vpc-service", fetcher } : undefined;
+  }
+
   /** Through the deployment's binding (ORIGIN, ORIGIN_VPC), else fetch: the origin's own card (origin-store.ts). */
   send(url: string, init: RequestInit): Promise<Response> {
     return this.sendThrough(this.binding, url, init);

@@ -34,8 +34,11 @@ export interface OriginRequest {
   onAttempt?: (origin: string) => void;
 }
 
+/** What sending needs of a request: the isolate's origins and config, the request's timer (a TaskStream has its own). */
+export type Sender = Pick<EdgeRequest, "runtime" | "deadlines">;
+
 /** Each attempt in turn; resolves with the first answer, or rejects with the last connection error. */
-async function firstAnswer(edge: EdgeRequest, route: OriginRoute, request: OriginRequest): Promise<OriginReply> {
+async function firstAnswer(edge: Sender, route: Pick<OriginRoute, "candidates" | "through">, request: OriginRequest): Promise<OriginReply> {
   const { origins } = edge.runtime;
   const { headers, body, method, search, beforeAttempt, onAttempt } = request;
   const httpMethod = request.httpMethod ?? "POST";
@@ -69,7 +72,11 @@ async function firstAnswer(edge: EdgeRequest, route: OriginRoute, request: Origi
   throw lastError;
 }
 
-export async function sendWithFailover(edge: EdgeRequest, route: OriginRoute, request: OriginRequest): Promise<OriginReply | Failure> {
+export async function sendWithFailover(
+  edge: Sender,
+  route: Pick<OriginRoute, "candidates" | "through">,
+  request: OriginRequest,
+): Promise<OriginReply | Failure> {
   const { originTimeoutMs } = edge.runtime.config;
   const { method } = request;
   const attempts = firstAnswer(edge, route, request);

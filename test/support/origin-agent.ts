@@ -6,7 +6,8 @@
 //   SendMessage; no header / 0.3 → v0.3 methods such as message/send); with `onlyV1`,
 //   1.0 alone (the SDK's legacyCompat off: a call without A2A-Version, read as 0.3,
 //   gets -32009; a 0.3 method sent as 1.0 gets -32601).
-// - An echo executor: "T" → "echo: T", publishing a Task first and then, spaced by
+// - An echo executor ("count N": N events, numbered: the Task, artifact chunks "event 2" ..., a completed
+//   status "event N"): "T" → "echo: T", publishing a Task first and then, spaced by
 //   `streamDelayMs`, a working status-update, an artifact-update and a completed
 //   status-update, so that streaming through a proxy can be observed. With `hold`,
 //   the events after the Task wait until the test lets them go: a client that sees
@@ -191,6 +192,20 @@ class EchoExecutor implements AgentExecutor {
         }),
       );
       await this.hold?.(text);
+      const counted = /^count (\d{1,5})$/.exec(text);
+      if (counted) {
+        // "count N": N events in all, numbered in their text: the Task, N - 2 artifact chunks, the completed status.
+        const total = Number(counted[1]);
+        for (let n = 2; n < total; n++) {
+          await sleep(this.delayMs);
+          if (canceled()) return;
+          const artifact = { artifactId: `${taskId}-count`, name: "count", description: "", parts: [textPart(`event ${n}`)], metadata: undefined, extensions: [] };
+          bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: n > 2, lastChunk: false, metadata: undefined }));
+        }
+        await sleep(this.delayMs);
+        if (!canceled()) bus.publish(status(TaskState.TASK_STATE_COMPLETED, agentMessage(`event ${total}`, taskId, contextId)));
+        return;
+      }
       await sleep(this.delayMs);
       if (canceled()) return;
       bus.publish(status(TaskState.TASK_STATE_WORKING, agentMessage("working", taskId, contextId)));
