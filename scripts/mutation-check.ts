@@ -2189,6 +2189,77 @@ export const MUTATIONS: Mutation[] = [
     to: "else if (false) return undefined;",
     tests: [W("reading")],
   },
+  // ---- kept streams (STREAM_RESUME=on): the owner check and the seam ----
+  {
+    name: "streams: only the caller who started a log may read it",
+    file: "src/streams/task-stream.ts",
+    from: "      row.caller !== request.caller ||\n",
+    to: "",
+    tests: [W("streams")],
+  },
+  {
+    name: "streams: a log answers only for its own task",
+    file: "src/streams/task-stream.ts",
+    from: "      row.caller !== request.caller ||\n      row.task_id !== request.task\n",
+    to: "      row.caller !== request.caller\n",
+    tests: [W("streams")],
+  },
+  {
+    name: "streams: a log answers only for its own agent and tenant",
+    file: "src/streams/task-stream.ts",
+    from: "      row.agent !== request.agent ||\n      row.tenant !== request.tenant ||\n",
+    to: "",
+    tests: [W("streams")],
+  },
+  {
+    name: "streams: an anonymous caller's stream is never kept",
+    file: "src/streams/kept-calls.ts",
+    from: "return streams && plan.caller && STREAMED.has(plan.call.operation) ? streams : undefined;",
+    to: "return streams && STREAMED.has(plan.call.operation) ? streams : undefined;",
+    tests: [W("streams")],
+  },
+  {
+    name: "streams: a cursor no log answers is an unknown task (the origin is not asked)",
+    file: "src/streams/kept-calls.ts",
+    from: "if (!found) return unknownTask(plan, codec);",
+    to: "if (!found) return undefined;",
+    tests: [W("streams")],
+  },
+  {
+    name: "streams: the replay starts after the client's last event (nothing twice)",
+    file: "src/streams/task-stream.ts",
+    from: '"SELECT seq, body FROM events WHERE seq > ? ORDER BY seq",',
+    to: '"SELECT seq, body FROM events WHERE seq >= ? ORDER BY seq",',
+    tests: [W("streams")],
+  },
+  {
+    name: "streams: the replay and the live tail meet without a seam",
+    file: "src/streams/task-stream.ts",
+    from: "          listener = { controller };\n          listeners.add(listener);",
+    to: "          listener = { controller };\n          setTimeout(() => listeners.add(listener as Listener), 5);",
+    tests: [W("streams")],
+  },
+  {
+    name: "streams: a log stops at STREAM_RESUME_MAX_EVENTS",
+    file: "src/streams/task-stream.ts",
+    from: "this.#seq >= config.streamResumeMaxEvents",
+    to: "false",
+    tests: [W("streams")],
+  },
+  {
+    name: "streams: a log left open by a restart ends as lost",
+    file: "src/streams/task-stream.ts",
+    from: 'if (row.state === "open" && !this.#pumping) {',
+    to: "if (false) {",
+    tests: [W("streams")],
+  },
+  {
+    name: "streams: the cursor never reaches the origin",
+    file: "src/call/run.ts",
+    from: "(kept ? withoutCursor(clientSearch) : clientSearch)",
+    to: "clientSearch",
+    tests: [W("streams")],
+  },
 ];
 
 // ---- restoring ----

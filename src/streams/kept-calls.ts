@@ -7,7 +7,7 @@
 // reply path renders an origin's events: translated to the client's generation, in its binding, with its
 // JSON-RPC id, each with its event id.
 import type { Admitted } from "../call/admit";
-import type { ClientCodec, Outcome } from "../call/call";
+import type { Call, ClientCodec, Outcome } from "../call/call";
 import { logUnreadable, translated } from "../call/reply";
 import { type Failure, failure } from "../errors/failures";
 import type { EdgeRequest } from "../http/edge-request";
@@ -55,8 +55,18 @@ function ownerOf(edge: EdgeRequest, plan: Admitted): StreamOwner {
 }
 
 /** The kept events rendered for this call's client, each with its event id; an end the origin did not send, as its error event. */
-function rendered(edge: EdgeRequest, plan: Admitted, codec: ClientCodec, stream: ReadableStream<Uint8Array>, id: string, origin: string) {
+function rendered(
+  edge: EdgeRequest,
+  plan: Admitted,
+  codec: ClientCodec,
+  kept: Pick<Call, "generation" | "method">,
+  stream: ReadableStream<Uint8Array>,
+  id: string,
+  origin: string,
+) {
   const { call } = plan;
+  // The log's events answer the call that started it, in its origin's generation: a re-attach may be of the other one.
+  const from = { call, origin: { ...plan.origin, ...kept } };
   const rewrite = (block: string) => {
     let seq = "";
     let type = "";
@@ -67,14 +77,14 @@ function rendered(edge: EdgeRequest, plan: Admitted, codec: ClientCodec, stream:
       else if (line.startsWith("data: ")) data = line.slice(6);
     }
     if (type === "end") return { text: codec.failureEvent(call, ENDS[data as keyof typeof ENDS] ?? ENDS.broken), end: true };
-    const kept = JSON.parse(data) as Outcome;
-    const { outcome, unreadable } = translated(plan, { jsonrpc: "2.0", id: call.id, ...kept });
+    const event = JSON.parse(data) as Outcome;
+    const { outcome, unreadable } = translated(from, { jsonrpc: "2.0", id: call.id, ...event });
     const lines = codec.binding === "jsonrpc" && Object.hasOwn(outcome, "error") ? ["event: error"] : [];
-    const event = codec.event(call, outcome, lines, unreadable);
+    const text = codec.event(call, outcome, lines, unreadable);
     const idLine = `id: ${eventId(id, Number(seq))}`;
-    if (typeof event === "string") return { text: `${idLine}\n${event}` };
-    logUnreadable(plan, { response: new Response(null), origin }, { unreadable: event.unreadable });
-    return { text: event.text, end: true };
+    if (typeof text === "string") return { text: `${idLine}\n${text}` };
+    logUnreadable(plan, { response: new Response(null), origin }, { unreadable: text.unreadable });
+    return { text: text.text, end: true };
   };
   // The TaskStream bounds each event (ORIGIN_REPLY_MAX_BYTES, 1 MiB kept); this bound only backs that up.
   const maxEventChars = edge.runtime.config.originReplyMaxBytes * 2;
@@ -128,7 +138,7 @@ async function attached(
   if (!found) return unknownTask(plan, codec);
   scope.fields.replayed = found.replayed;
   const headers = streamHeaders(edge, plan, new Headers({ "content-type": "text/event-stream", "cache-control": "no-cache" }));
-  return new Response(rendered(edge, plan, codec, found.stream, cursor.stream, "kept"), { status: 200, headers });
+  return new Response(rendered(edge, plan, codec, found.kept, found.stream, cursor.stream, "kept"), { status: 200, headers });
 }
 
 /** The call through a TaskStream of its own, which keeps the origin's stream (or hands back any other answer). */
@@ -167,7 +177,8 @@ export async function keptCall(
     if (answer.kind === "failure") return { failure: answer.failure };
     if (answer.kind === "reply") return { reply: { response: answer.response, origin: label } };
     const headers = streamHeaders(edge, plan, new Headers(answer.headers));
-    return { response: new Response(rendered(edge, plan, codec, answer.stream, answer.id, label), { status: 200, headers }) };
+    const body = rendered(edge, plan, codec, origin, answer.stream, answer.id, label);
+    return { response: new Response(body, { status: 200, headers }) };
   } catch (error) {
     log("error", "stream_keeper_failed", { method: plan.call.method, error: (error as Error).name });
     return { failure: failure("UNAVAILABLE", "the stream keeper is unavailable") };

@@ -60,13 +60,20 @@ export interface AttachRequest extends StreamOwner {
   after: number;
 }
 
+export interface Attached {
+  stream: ReadableStream<Uint8Array>;
+  replayed: number;
+  /** The origin call the log's events answer: their generation and method, as the bridge translates them. */
+  kept: Pick<Call, "generation" | "method">;
+}
+
 /** How a log ended: `done` is the origin's own end; the others reach a client as its generation's error event. */
 export type StreamEnd = "done" | "broken" | "unreadable" | "bound" | "lost" | "behind";
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS stream (
      one INTEGER PRIMARY KEY CHECK (one = 1), agent TEXT NOT NULL, tenant TEXT NOT NULL, caller TEXT NOT NULL,
-     task_id TEXT, state TEXT NOT NULL, end_reason TEXT, started_at INTEGER NOT NULL, ended_at INTEGER)`,
+     generation TEXT NOT NULL, method TEXT NOT NULL, task_id TEXT, state TEXT NOT NULL, end_reason TEXT, started_at INTEGER NOT NULL, ended_at INTEGER)`,
   "CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, body TEXT NOT NULL)",
 ];
 
@@ -79,6 +86,8 @@ interface StreamRow {
   agent: string;
   tenant: string;
   caller: string;
+  generation: Call["generation"];
+  method: string;
   task_id: string | null;
   state: "open" | "ended";
   end_reason: StreamEnd | null;
@@ -103,6 +112,8 @@ export class TaskStream extends DurableObject<Env> {
   #taskId: string | null = null;
   #stop: (() => void) | undefined;
   #ended = false;
+  /** The origin call's method, as log lines name it. */
+  #method = "";
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -149,14 +160,17 @@ export class TaskStream extends DurableObject<Env> {
     const { owner } = request;
     const now = Date.now();
     this.ctx.storage.sql.exec(
-      "INSERT INTO stream (one, agent, tenant, caller, state, started_at) VALUES (1, ?, ?, ?, 'open', ?)",
+      "INSERT INTO stream (one, agent, tenant, caller, generation, method, state, started_at) VALUES (1, ?, ?, ?, ?, ?, 'open', ?)",
       owner.agent,
       owner.tenant,
       owner.caller,
+      request.origin.generation,
+      request.origin.method,
       now,
     );
     this.#lastAt = now;
     await this.ctx.storage.setAlarm(now + HEARTBEAT_MS);
+    this.#method = request.origin.method;
     const first = this.#listen([], false);
     const codec = request.originBinding === "jsonrpc" ? jsonRpcOrigin : restOrigin;
     this.ctx.waitUntil(this.#pump(response.body, codec, request.origin as Call, reply.origin));
@@ -241,6 +255,12 @@ export class TaskStream extends DurableObject<Env> {
     this.#ended = true;
     this.#end(reason);
     if (reason === "done") return;
+    // The origin's faults are logged as the reply path logs them; the edge's own cuts as stream_cut.
+    if (reason === "broken" || reason === "unreadable") {
+      const kind = reason === "broken" ? "stream_broken" : "invalid_response";
+      log("error", "origin_failed", { kind, method: this.#method, stream: this.ctx.id.toString(), events: this.#seq, ...fields });
+      return;
+    }
     log(reason === "bound" ? "warn" : "error", "stream_cut", {
       stream: this.ctx.id.toString(),
       reason,
@@ -293,8 +313,11 @@ export class TaskStream extends DurableObject<Env> {
     );
   }
 
-  /** The log after `after`, then the live tail; null for anyone but its owner, for another task, or no log. */
-  attach(request: AttachRequest): { stream: ReadableStream<Uint8Array>; replayed: number } | null {
+  /**
+   * The log after `after`, then the live tail; null for anyone but its owner, for another task, or no log. Its
+   * events are in the generation of the call that started it (`kept`), whatever the re-attaching call's.
+   */
+  attach(request: AttachRequest): Attached | null {
     let row = this.#row();
     if (
       !row ||
@@ -315,7 +338,7 @@ export class TaskStream extends DurableObject<Env> {
     const replay: Uint8Array[] = [];
     for (const { seq, body } of rows) replay.push(encoder.encode(`id: ${seq}\ndata: ${body}\n\n`));
     const ended = row.state === "ended" ? ((row.end_reason ?? "lost") as StreamEnd) : false;
-    return { stream: this.#listen(replay, ended), replayed: replay.length };
+    return { stream: this.#listen(replay, ended), replayed: replay.length, kept: { generation: row.generation, method: row.method } };
   }
 
   /** The origin's stream was open when this object stopped (a deploy, a restart): what was logged stays, its end is `lost`. */

@@ -143,7 +143,10 @@ async function workerd(vars: Record<string, string>): Promise<Target> {
     modulesRoot: join(bundle.path, ".."),
     kvNamespaces: ["SKILLS"],
     // The push relay's Durable Object, as wrangler.toml declares it.
-    durableObjects: { PUSH_RELAYS: { className: "PushRelay", useSQLite: true } },
+    durableObjects: {
+      PUSH_RELAYS: { className: "PushRelay", useSQLite: true },
+      TASK_STREAMS: { className: "TaskStream", useSQLite: true },
+    },
     bindings: { ...wranglerVars(), ...vars },
     ratelimits: { RATE_LIMITER: { namespace_id: "1001", simple: RATE_LIMIT } },
     handleStructuredLogs: ({ message }) => {
@@ -211,7 +214,7 @@ function contextOf(rowIndex: number, comboIndex: number): CallContext {
 }
 
 async function runRow(target: Target, origin: Origin, row: Row, rowIndex: number, comboIndex: number): Promise<void> {
-  const { combo } = cases().find((one) => one.rowIndex === rowIndex && one.comboIndex === comboIndex)!;
+  const { combo } = cases(undefined, true).find((one) => one.rowIndex === rowIndex && one.comboIndex === comboIndex)!;
   const ctx = contextOf(rowIndex, comboIndex);
   origin.plan = normalAnswer;
   origin.record = false;
@@ -261,7 +264,10 @@ describe.concurrent.each(RUNTIMES)("parity over raw sockets, %s", (_runtime, sta
     const starts = SETUPS.map(async (setup) => {
       const origin = await startOrigin();
       try {
-        setups.set(setup, { origin, target: await start(deploymentVars(setup, origin.base, keys)) });
+        // Streams kept (STREAM_RESUME=on): every row's stream goes through a TaskStream here, while the workers
+        // runner (test/worker/parity.test.ts) runs every row with it off; the rows are the same for both.
+        const vars = { ...deploymentVars(setup, origin.base, keys), STREAM_RESUME: "on" };
+        setups.set(setup, { origin, target: await start(vars) });
       } catch (error) {
         await origin.close();
         throw error;
@@ -280,7 +286,7 @@ describe.concurrent.each(RUNTIMES)("parity over raw sockets, %s", (_runtime, sta
     );
   });
   describe.concurrent.each(SETUPS)("origin setup %s", (setup: Setup) => {
-    for (const { name, row, rowIndex, comboIndex } of cases((c) => c.setup === setup))
+    for (const { name, row, rowIndex, comboIndex } of cases((c) => c.setup === setup, true))
       it(name, { concurrent: false, timeout: 30_000 }, () => {
         const { target, origin } = setups.get(setup)!;
         return runRow(target, origin, row, rowIndex, comboIndex);

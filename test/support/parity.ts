@@ -31,6 +31,8 @@ export interface Combo {
   /** Same binding and generation as the origin: the edge passes the reply through unread. */
   native: boolean;
   setup: Setup;
+  /** STREAM_RESUME=on (the node runner's deployments): every stream is read, numbered and kept by a TaskStream. */
+  kept?: boolean;
 }
 
 const BINDINGS: readonly Binding[] = ["jsonrpc-0.3", "jsonrpc-1.0", "rest-0.3", "rest-1.0"];
@@ -493,6 +495,8 @@ export interface Row {
 }
 
 const reads = (c: Combo) => !c.native;
+/** A stream is read whenever it is kept, native or not. */
+const readsStream = (c: Combo) => !c.native || c.kept === true;
 const refused =
   (reason: FailureReason, extra: Partial<Extract<Expectation, { kind: "refused" }>> = {}) =>
   () =>
@@ -881,8 +885,8 @@ const ROWS: readonly Row[] = [
     klass: "reply",
     call: (c, ctx) => clientCall(c, "stream", ctx),
     origin: endlessEvent,
-    expect: (c) => (reads(c) ? { kind: "streamError", reason: "ORIGIN_INVALID_RESPONSE" } : { kind: "streamsThrough" }),
-    logs: (c) => (reads(c) ? ["origin_failed"] : []),
+    expect: (c) => (readsStream(c) ? { kind: "streamError", reason: "ORIGIN_INVALID_RESPONSE" } : { kind: "streamsThrough" }),
+    logs: (c) => (readsStream(c) ? ["origin_failed"] : []),
     read: STREAM_READ,
   },
 ];
@@ -1026,7 +1030,10 @@ export async function expectOutcome(
     case "answered": {
       expect(outcome.received.length, "the origin was not called").toBeGreaterThan(0);
       expect(outcome.ended, "the reply did not end").toBe(true);
-      if (c.native) {
+      // A kept stream is read and numbered: each event in the client's form, with its id.
+      const kept = c.kept === true && (outcome.headers["content-type"] ?? "").startsWith("text/event-stream");
+      if (kept) expect(outcome.body, "a kept stream's events carry ids").toMatch(/^id: [0-9a-f]{64}\.1$/m);
+      if (c.native && !kept) {
         expect(outcome.status, summary).toBe(200);
         expect(outcome.body, "a native reply is the origin's bytes").toBe(outcome.sent.at(-1));
       } else {
@@ -1121,12 +1128,14 @@ export function expectAccess(row: Row, c: Combo, ctx: CallContext, outcome: Outc
 }
 
 /** Every (row, combination) that applies, with the indices that name its caller. */
-export function cases(filter: (c: Combo) => boolean = () => true) {
+/** Every (row, combination) the filter takes; `kept`: run by deployments with STREAM_RESUME=on. */
+export function cases(filter: (c: Combo) => boolean = () => true, kept = false) {
   return ROWS.flatMap((row, r) =>
-    COMBOS.flatMap((combo, c) =>
-      filter(combo) && (row.applies?.(combo) ?? true)
+    COMBOS.flatMap((base, c) => {
+      const combo = kept ? { ...base, kept } : base;
+      return filter(combo) && (row.applies?.(combo) ?? true)
         ? [{ row, combo, rowIndex: r, comboIndex: c, name: `${row.name} | ${combo.name}` }]
-        : [],
-    ),
+        : [];
+    }),
   );
 }
