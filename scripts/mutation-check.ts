@@ -2254,6 +2254,13 @@ export const MUTATIONS: Mutation[] = [
     tests: [W("streams")],
   },
   {
+    name: "streams: a re-attach's access record counts the events replayed",
+    file: "src/streams/kept-calls.ts",
+    from: "scope.fields.replayed = found.replayed;",
+    to: "",
+    tests: [W("streams")],
+  },
+  {
     name: "streams: the cursor never reaches the origin",
     file: "src/call/run.ts",
     from: "(kept ? withoutCursor(clientSearch) : clientSearch)",

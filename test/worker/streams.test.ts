@@ -265,6 +265,29 @@ describe("a kept stream (STREAM_RESUME=on)", () => {
     expect(origin.requests).toHaveLength(1);
   });
 
+  it("records each call once; a re-attach's record counts the events it sent from the log", async () => {
+    scriptedOrigin({ events: counted(12) });
+    const workerEnv = await keptEnv({ ACCESS_LOG: "all" });
+    const seen = await startedAndLeft(workerEnv, 2);
+    const [stream] = (seen[1]?.id as string).split(".");
+    // The whole stream kept before the re-attach: all of its events come from the log.
+    const kept = () =>
+      runInDurableObject(
+        streams.get(streams.idFromString(stream as string)),
+        (_instance, state: DurableObjectState) => state.storage.sql.exec<{ state: string }>("SELECT state FROM stream").one().state,
+      );
+    await until(async () => ((await kept()) === "ended" ? true : undefined), "the stream's end kept");
+    const again = await call(
+      `${HOST}/`,
+      rpc("SubscribeToTask", { id: "t1" }, 2, { ...asPartner, "Last-Event-ID": seen[1]?.id as string }),
+      workerEnv,
+    );
+    expect(await sseReader(again).rest()).toHaveLength(10);
+    const records = await until(() => (console.events("access").length >= 2 ? console.events("access") : undefined), "two records");
+    expect(records.map((record) => record.operation)).toEqual(["SendStreamingMessage", "SubscribeToTask"]);
+    expect(records[1]).toMatchObject({ replayed: 10, events: 10, caller: "partnerKey:partner" });
+  });
+
   it.each([
     ["another caller", { "X-API-Key": KEYS.other }, HOST, { id: "t1" }],
     ["another task", asPartner, HOST, { id: "t2" }],
