@@ -20,7 +20,6 @@ import { secretFragments } from "./proxy/forwarding-headers";
 import { type FetchLike, type OriginBinding, OriginRouter } from "./proxy/origin-router";
 import type { PushRelay } from "./push/relay-store";
 import { CardSigner } from "./sign/card-signer";
-import type { TaskStream } from "./streams/task-stream";
 import { issuesToText } from "./validation";
 
 export interface RuntimeDeps {
@@ -57,7 +56,7 @@ export class Runtime {
   /** The push relays, one per public host (PUSH_RELAYS); undefined when not bound. */
   readonly pushRelays: DurableObjectNamespace<PushRelay> | undefined;
   /** The kept streams (STREAM_RESUME=on, TASK_STREAMS); undefined when off. */
-  readonly taskStreams: DurableObjectNamespace<TaskStream> | undefined;
+  readonly taskStreams: Env["TASK_STREAMS"] | undefined;
   /** The path of PUBLIC_BASE_URL (`/agents`), "" without one: requests under it are routed without it. */
   readonly pathPrefix: string;
 
@@ -76,7 +75,7 @@ export class Runtime {
     readonly callMetrics: AnalyticsEngineDataset | undefined = undefined,
     /** The DOCUMENT_VPC_SERVICES bindings the Worker has. */
     documentBindings: ReadonlyMap<string, Fetcher> = new Map(),
-    taskStreams: DurableObjectNamespace<TaskStream> | undefined = undefined,
+    taskStreams: Env["TASK_STREAMS"] | undefined = undefined,
   ) {
     this.pushRelays = pushRelays;
     this.taskStreams = config.streamResume === "on" ? taskStreams : undefined;

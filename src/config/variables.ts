@@ -7,6 +7,7 @@ import { RELAY_PATH } from "../push/relay-configs";
 import { fingerprints, headerName, issuerUrl, jwtAlgorithms, trustedUrl } from "./auth-values";
 import { envObject, toFields, type ValuesOf, variable } from "./declare";
 import { apiKeyHashes, authProfiles, credentialSets, extraPublicKeys, headerMap, originRegions, signingKey } from "./json-values";
+import { STREAM_VARIABLES } from "./stream-variables";
 import {
   baseUrl,
   bindingNames,
@@ -97,8 +98,7 @@ export const VARIABLES = {
   REGISTRY_WEBHOOKS: variable("registryWebhooks", listOf(originUrl), []),
 
   // ---- where agent frameworks' own clients look (docs/many-agents.md#framework-paths) ----
-  // Mastra's client (@mastra/client-js) reads <prefix>/.well-known/<agentId>/agent-card.json and calls
-  // <prefix>/a2a/<agentId>: its apiPrefix (Mastra's default /api) turns those paths on. Unset: off.
+  // Mastra's client reads <prefix>/.well-known/<agentId>/agent-card.json, calls <prefix>/a2a/<agentId>. Unset: off.
   MASTRA_API_PREFIX: variable("mastraApiPrefix", urlPath),
   // The agentId the host's own agent answers to there; an agent by path answers to its path's segment.
   MASTRA_HOST_AGENT_ID: variable("mastraHostAgentId", mastraAgentId),
@@ -124,16 +124,7 @@ export const VARIABLES = {
   // The wait before the first retry; each next one waits twice as long (at most an hour).
   PUSH_RELAY_RETRY_MS: variable("pushRelayRetryMs", wholeNumber(10, 3_600_000), 5000),
 
-  // ---- streams that resume (docs/streams.md) ----
-  // on: each streamed call's events are numbered and kept by a TaskStream Durable Object (TASK_STREAMS), and a
-  // client re-attaching with Last-Event-ID gets what it missed.
-  STREAM_RESUME: variable("streamResume", oneOf(["off", "on"]), "off"),
-  // A log's bounds: past either, the stream is cut (its clients are told) and nothing more is kept.
-  STREAM_RESUME_MAX_EVENTS: variable("streamResumeMaxEvents", wholeNumber(1, 100_000), 1000),
-  STREAM_RESUME_MAX_BYTES: variable("streamResumeMaxBytes", wholeNumber(1024, 64 * 1024 * 1024), 4 * 1024 * 1024),
-  // Seconds a log is kept after its last event; an open stream silent that long is cut.
-  STREAM_RESUME_MAX_AGE: variable("streamResumeMaxAge", wholeNumber(10, 7 * ONE_DAY), 3600),
-
+  ...STREAM_VARIABLES, // ---- streams that resume (docs/streams.md) ----
   // ---- edge authentication (the card's own security schemes) ----
   EDGE_AUTH: variable("edgeAuth", oneOf(["enforce", "off"]), "enforce"),
   AUTH_JWT_ISSUER: variable("jwtIssuer", issuerUrl),

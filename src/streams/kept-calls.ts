@@ -19,7 +19,7 @@ import { withClientQuery } from "../proxy/origin-router";
 import type { OriginReply, OriginRequest } from "../proxy/send";
 import { endStreamCleanly } from "../proxy/sse-guard";
 import { cursorOf, eventId } from "./event-id";
-import type { StreamEnd, StreamOwner, TaskStream } from "./task-stream";
+import type { StreamEnd, StreamOwner } from "./stream-types";
 
 /** The operations whose answer is a stream (A2A 1.0 §3.1.2, §3.1.6). */
 const STREAMED: ReadonlySet<string | undefined> = new Set(["sendStreamingMessage", "subscribeToTask"]);
@@ -42,7 +42,7 @@ const ENDS: Record<Exclude<StreamEnd, "done">, Failure> = {
 };
 
 /** The namespace when this call's stream is kept: STREAM_RESUME=on, a streamed operation, a caller the edge authenticated. */
-export function keeperOf(edge: EdgeRequest, plan: Admitted): DurableObjectNamespace<TaskStream> | undefined {
+export function keeperOf(edge: EdgeRequest, plan: Admitted): Env["TASK_STREAMS"] | undefined {
   const streams = edge.runtime.taskStreams;
   return streams && plan.caller && STREAMED.has(plan.call.operation) ? streams : undefined;
 }
@@ -122,7 +122,7 @@ async function attached(
   plan: Admitted,
   scope: CallScope,
   codec: ClientCodec,
-  streams: DurableObjectNamespace<TaskStream>,
+  streams: Env["TASK_STREAMS"],
 ): Promise<Response | undefined> {
   if (plan.call.operation !== "subscribeToTask") return undefined;
   const cursor = cursorOf(edge.request.headers, edge.target.search);
@@ -147,7 +147,7 @@ export async function keptCall(
   plan: Admitted,
   scope: CallScope,
   codec: ClientCodec,
-  streams: DurableObjectNamespace<TaskStream>,
+  streams: Env["TASK_STREAMS"],
   prepared: Prepared,
 ): Promise<KeptAnswer> {
   try {

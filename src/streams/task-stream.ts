@@ -14,98 +14,33 @@ import { DurableObject } from "cloudflare:workers";
 import type { Call, OriginCodec } from "../call/call";
 import { mediaType } from "../call/classify";
 import { readOriginEvent } from "../call/origin-event";
-import type { Failure } from "../errors/failures";
 import { isFailure } from "../errors/failures";
-import { Deadlines } from "../http/deadlines";
 import { rewriteEvents } from "../http/sse-events";
 import { log } from "../log";
 import { jsonRpcOrigin } from "../origins/jsonrpc-origin";
 import { restOrigin } from "../origins/rest-origin";
-import { sendWithFailover } from "../proxy/send";
 import { runtimeFor } from "../runtime";
+import { sendHeld } from "./send-held";
+import {
+  eventChunk,
+  HEARTBEAT_MS,
+  insertStream,
+  Listeners,
+  lastEvent,
+  MAX_EVENT_BYTES,
+  SCHEMA,
+  type StreamRow,
+  streamRow,
+} from "./stream-log";
+import type { Attached, AttachRequest, HoldAnswer, HoldRequest, StreamEnd } from "./stream-types";
 import { taskIdOf } from "./task-of";
 
-/** Who may read a log: the agent's document key (host and agent path), the tenant ("" for none), the caller. */
-export interface StreamOwner {
-  agent: string;
-  tenant: string;
-  /** `<scheme>:<subject>` as the edge authenticated the caller. */
-  caller: string;
-}
-
-/** What the Worker hands over: the admitted call's origin request, ready for each candidate (failover). */
-export interface HoldRequest {
-  owner: StreamOwner;
-  /** The call in the origin's generation (without its bytes), as the origin's codec decodes its events. */
-  origin: Omit<Call, "bytes">;
-  originBinding: OriginCodec["binding"];
-  /** The route's candidates in order, each with its URL (the client's query merged) and its headers (its assertion). */
-  attempts: { candidate: string; headers: [string, string][] }[];
-  /** The route's binding by env name (ORIGIN, ORIGIN_VPC, a DOCUMENT_VPC_SERVICES entry); none: fetch. */
-  through?: string;
-  body: Uint8Array;
-  httpMethod: string;
-  search: string;
-}
-
-export type HoldAnswer =
-  | { kind: "failure"; failure: Failure; origins: string[] }
-  /** Not a stream (a JSON error, a 4xx): the Worker's reply path takes it as any reply. */
-  | { kind: "reply"; response: Response; origins: string[] }
-  | { kind: "held"; stream: ReadableStream<Uint8Array>; headers: [string, string][]; origins: string[]; id: string };
-
-export interface AttachRequest extends StreamOwner {
-  task: string;
-  /** The last event the client has. */
-  after: number;
-}
-
-export interface Attached {
-  stream: ReadableStream<Uint8Array>;
-  replayed: number;
-  /** The origin call the log's events answer: their generation and method, as the bridge translates them. */
-  kept: Pick<Call, "generation" | "method">;
-}
-
-/** How a log ended: `done` is the origin's own end; the others reach a client as its generation's error event. */
-export type StreamEnd = "done" | "broken" | "unreadable" | "bound" | "lost" | "behind";
-
-const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS stream (
-     one INTEGER PRIMARY KEY CHECK (one = 1), agent TEXT NOT NULL, tenant TEXT NOT NULL, caller TEXT NOT NULL,
-     generation TEXT NOT NULL, method TEXT NOT NULL, task_id TEXT, state TEXT NOT NULL, end_reason TEXT, started_at INTEGER NOT NULL, ended_at INTEGER)`,
-  "CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, at INTEGER NOT NULL, body TEXT NOT NULL)",
-];
-
-/** SQLite in a Durable Object stores at most 2 MB per row (Cloudflare's limits); an event is kept up to 1 MiB. */
-const MAX_EVENT_BYTES = 1024 * 1024;
-/** While the origin's stream is open, an alarm this often finds the object lost (a restart) or the stream idle. */
-const HEARTBEAT_MS = 60_000;
-
-interface StreamRow {
-  agent: string;
-  tenant: string;
-  caller: string;
-  generation: Call["generation"];
-  method: string;
-  task_id: string | null;
-  state: "open" | "ended";
-  end_reason: StreamEnd | null;
-  started_at: number;
-  ended_at: number | null;
-}
-
 const encoder = new TextEncoder();
-const endEvent = (end: StreamEnd) => encoder.encode(`event: end\ndata: ${end}\n\n`);
-
-interface Listener {
-  controller: ReadableStreamDefaultController<Uint8Array>;
-}
 
 export class TaskStream extends DurableObject<Env> {
   /** Only while this instance reads the origin: a log left `open` without it was cut by a restart. */
   #pumping = false;
-  #listeners = new Set<Listener>();
+  readonly #listeners = new Listeners();
   #seq = 0;
   #bytes = 0;
   #lastAt = 0;
@@ -125,33 +60,13 @@ export class TaskStream extends DurableObject<Env> {
   }
 
   #row(): StreamRow | undefined {
-    return this.ctx.storage.sql.exec<Record<string, SqlStorageValue>>("SELECT * FROM stream").toArray()[0] as StreamRow | undefined;
+    return streamRow(this.ctx.storage.sql);
   }
 
   /** Sends the origin request and, when the origin answers with a stream, keeps it; the first client is attached from its start. */
   async hold(request: HoldRequest): Promise<HoldAnswer> {
     const runtime = runtimeFor(this.env);
-    const deadlines = new Deadlines();
-    const through = request.through === undefined ? undefined : runtime.origins.bindingNamed(request.through);
-    const headersOf = new Map(request.attempts.map((attempt) => [attempt.candidate, attempt.headers]));
-    const origins: string[] = [];
-    const reply = await sendWithFailover(
-      { runtime, deadlines },
-      { candidates: request.attempts.map((attempt) => attempt.candidate), through },
-      {
-        headers: new Headers(),
-        body: request.body,
-        method: request.origin.method,
-        search: request.search,
-        httpMethod: request.httpMethod,
-        onAttempt: (origin) => origins.push(origin),
-        beforeAttempt: async (candidate, _url, headers) => {
-          for (const name of [...headers.keys()]) headers.delete(name);
-          for (const [name, value] of headersOf.get(candidate) ?? []) headers.set(name, value);
-        },
-      },
-    );
-    deadlines.release();
+    const { reply, origins } = await sendHeld(runtime, request);
     if (isFailure(reply)) return { kind: "failure", failure: reply, origins };
     const { response } = reply;
     const stream =
@@ -159,15 +74,7 @@ export class TaskStream extends DurableObject<Env> {
     if (!stream || !response.body) return { kind: "reply", response, origins };
     const { owner } = request;
     const now = Date.now();
-    this.ctx.storage.sql.exec(
-      "INSERT INTO stream (one, agent, tenant, caller, generation, method, state, started_at) VALUES (1, ?, ?, ?, ?, ?, 'open', ?)",
-      owner.agent,
-      owner.tenant,
-      owner.caller,
-      request.origin.generation,
-      request.origin.method,
-      now,
-    );
+    insertStream(this.ctx.storage.sql, owner, request.origin, now);
     this.#lastAt = now;
     await this.ctx.storage.setAlarm(now + HEARTBEAT_MS);
     this.#method = request.origin.method;
@@ -241,12 +148,7 @@ export class TaskStream extends DurableObject<Env> {
     this.#seq = seq;
     this.#bytes += size;
     this.#lastAt = now;
-    const chunk = encoder.encode(`id: ${seq}\ndata: ${text}\n\n`);
-    for (const listener of this.#listeners) {
-      // A client that reads slower than the origin sends is let go (it re-attaches from the log), never buffered without bound.
-      if ((listener.controller.desiredSize ?? 0) < 0) this.#close(listener, "behind");
-      else listener.controller.enqueue(chunk);
-    }
+    this.#listeners.send(eventChunk(seq, text));
   }
 
   /** The end of the origin's stream, once: logged unless it is the origin's own. */
@@ -274,43 +176,12 @@ export class TaskStream extends DurableObject<Env> {
     const now = Date.now();
     this.ctx.storage.sql.exec("UPDATE stream SET state = 'ended', end_reason = ?, ended_at = ?", reason, now);
     this.#lastAt = now;
-    for (const listener of this.#listeners) this.#close(listener, reason);
+    this.#listeners.end(reason);
     void this.ctx.storage.setAlarm(now + this.#config.streamResumeMaxAge * 1000);
   }
 
-  #close(listener: Listener, reason: StreamEnd): void {
-    this.#listeners.delete(listener);
-    try {
-      if (reason !== "done") listener.controller.enqueue(endEvent(reason));
-      listener.controller.close();
-    } catch {
-      // Already cancelled by its client.
-    }
-  }
-
-  /** A stream of `replay` and then, unless `ended`, every event appended from now on. */
   #listen(replay: readonly Uint8Array[], ended: StreamEnd | false): ReadableStream<Uint8Array> {
-    const listeners = this.#listeners;
-    let listener: Listener | undefined;
-    const highWaterMark = this.#config.streamResumeMaxBytes + MAX_EVENT_BYTES;
-    return new ReadableStream<Uint8Array>(
-      {
-        start(controller) {
-          for (const chunk of replay) controller.enqueue(chunk);
-          if (ended !== false) {
-            if (ended !== "done") controller.enqueue(endEvent(ended));
-            controller.close();
-            return;
-          }
-          listener = { controller };
-          listeners.add(listener);
-        },
-        cancel() {
-          if (listener) listeners.delete(listener);
-        },
-      },
-      new ByteLengthQueuingStrategy({ highWaterMark }),
-    );
+    return this.#listeners.listen(replay, ended, this.#config.streamResumeMaxBytes + MAX_EVENT_BYTES);
   }
 
   /**
@@ -336,16 +207,14 @@ export class TaskStream extends DurableObject<Env> {
       request.after,
     );
     const replay: Uint8Array[] = [];
-    for (const { seq, body } of rows) replay.push(encoder.encode(`id: ${seq}\ndata: ${body}\n\n`));
+    for (const { seq, body } of rows) replay.push(eventChunk(seq, body));
     const ended = row.state === "ended" ? ((row.end_reason ?? "lost") as StreamEnd) : false;
     return { stream: this.#listen(replay, ended), replayed: replay.length, kept: { generation: row.generation, method: row.method } };
   }
 
   /** The origin's stream was open when this object stopped (a deploy, a restart): what was logged stays, its end is `lost`. */
   #lost(): void {
-    const last = this.ctx.storage.sql
-      .exec<{ seq: number | null; at: number | null }>("SELECT MAX(seq) AS seq, MAX(at) AS at FROM events")
-      .one();
+    const last = lastEvent(this.ctx.storage.sql);
     this.#seq = last.seq ?? 0;
     this.#finish("lost", {});
   }

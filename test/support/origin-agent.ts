@@ -199,7 +199,14 @@ class EchoExecutor implements AgentExecutor {
         for (let n = 2; n < total; n++) {
           await sleep(this.delayMs);
           if (canceled()) return;
-          const artifact = { artifactId: `${taskId}-count`, name: "count", description: "", parts: [textPart(`event ${n}`)], metadata: undefined, extensions: [] };
+          const artifact = {
+            artifactId: `${taskId}-count`,
+            name: "count",
+            description: "",
+            parts: [textPart(`event ${n}`)],
+            metadata: undefined,
+            extensions: [],
+          };
           bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append: n > 2, lastChunk: false, metadata: undefined }));
         }
         await sleep(this.delayMs);

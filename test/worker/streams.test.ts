@@ -269,7 +269,7 @@ describe("a kept stream (STREAM_RESUME=on)", () => {
     scriptedOrigin({ events: counted(12) });
     const workerEnv = await keptEnv({ ACCESS_LOG: "all" });
     const seen = await startedAndLeft(workerEnv, 2);
-    const [stream] = (seen[1]?.id as string).split(".");
+    const [stream] = String(seen[1]?.id).split(".");
     // The whole stream kept before the re-attach: all of its events come from the log.
     const kept = () =>
       runInDurableObject(
