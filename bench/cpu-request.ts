@@ -10,6 +10,9 @@
 //   noise, and a difference smaller than it is read as none;
 // - everything off, then one row per optional feature turned on alone over it; and everything off in builds
 //   that each leave one feature out (bench/without.json): what an off feature still costs;
+// - a streamed call of an authenticated caller (K events from a fixed SSE origin) with STREAM_RESUME=on and off:
+//   CPU per event, split into per call and per event by a second K, and the first event's latency at one
+//   connection (cpu-streams.ts); off twice (its own A/A), and off in the build that leaves the feature out;
 // - p50 over calling the origin directly at one connection; cold start and bundle size;
 // - with BENCH_BASELINE=<dir>/index.js (another checkout's `npx wrangler deploy --dry-run --outdir <dir>`) every
 //   edge target of that build too, in the same rounds, so before/after is one run.
@@ -19,10 +22,20 @@ import { existsSync, readFileSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import { type Cli, cli } from "../scripts/usage";
 import { withCpu } from "./cpu";
+import {
+  reportStreams,
+  STREAM_EVENTS,
+  STREAM_EVENTS_LONG,
+  settled,
+  streamProblem,
+  streamSpread,
+  TASK_STREAMS,
+  WorkerLog,
+} from "./cpu-streams";
 import { buildBundle, buildEdited, getWithHost, ROOT, runBench, type SourceEdit, serve, serveBundle } from "./lib";
 import { coldStart, coldStartHost, staticBytesWorker } from "./limit";
 import { BENCH_KNOBS_USAGE, benchKnobs, type Load, type LoadOptions, load, printTable, sideBySide, verdict } from "./measure";
-import { BARE_PASSTHROUGH, BUFFERING_PASSTHROUGH, fixedJsonOrigin, sendBody } from "./proxy-targets";
+import { BARE_PASSTHROUGH, BUFFERING_PASSTHROUGH, fixedJsonOrigin, fixedSseOrigin, sendBody, streamBody } from "./proxy-targets";
 
 const cmd: Cli = cli("bench:cpu", `usage: ${BENCH_KNOBS_USAGE} [BENCH_BASELINE=dir/index.js] npm run bench:cpu`);
 cmd.parseArgs({ options: {} });
@@ -35,6 +48,7 @@ const API_KEY = "bench-partner-key";
 const callHeaders = { "content-type": "application/json", "a2a-version": "1.0", "x-api-key": API_KEY };
 const TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 const kib = { method: "POST" as const, body: sendBody("SendMessage", 1024) };
+const streamHeaders = { ...callHeaders, accept: "text/event-stream" };
 
 /** The host's card, from KV in every configuration: an API-key scheme the edge enforces where EDGE_AUTH says. */
 const CARD_DOCUMENT = {
@@ -124,6 +138,26 @@ async function edgeTarget(bundle: { path: string }, origin: string, c: Configura
   return url;
 }
 
+/** The streamed rows' edges: edge auth (an API key) and nothing else on, STREAM_RESUME as given, TASK_STREAMS bound. */
+const STREAM_OFF = { ...OFF, ...EDGE_AUTH, STREAM_RESUME: "off" };
+const STREAM_ON = { ...STREAM_OFF, STREAM_RESUME: "on" };
+
+/** One streamed target, its worker log kept, checked to stream all K events (with ids when kept) and to refuse a wrong key. */
+async function streamTarget(bundle: { path: string }, origin: string, bindings: Record<string, string>, log: WorkerLog) {
+  const edge = await serveBundle(bundle, { ORIGIN_URL: origin, ...bindings }, { handleStructuredLogs: log.handle, ...TASK_STREAMS });
+  await (await edge.mf.getKVNamespace("SKILLS")).put("127.0.0.1", JSON.stringify(CARD_DOCUMENT));
+  const url = edge.url.href;
+  const kept = bindings.STREAM_RESUME === "on";
+  for (const events of [STREAM_EVENTS, STREAM_EVENTS_LONG]) {
+    const text = await (await fetch(url, { method: "POST", headers: streamHeaders, body: streamBody(events) })).text();
+    const problem = streamProblem(text, events, kept);
+    if (problem) throw new Error(`streamed target (STREAM_RESUME=${bindings.STREAM_RESUME}): ${problem}: ${text.slice(0, 300)}`);
+  }
+  const refused = await fetch(url, { method: "POST", headers: { ...streamHeaders, "x-api-key": "wrong" }, body: streamBody(1) });
+  if (!(await refused.text()).includes('"error"')) throw new Error("streamed target: a wrong key was not refused");
+  return url;
+}
+
 const LATENCY_BATCHES = 10;
 const LATENCY_BATCH = 200;
 
@@ -162,7 +196,8 @@ function checked(rows: Record<string, Load>): Record<string, Load> {
 /** Builds that leave one optional feature out (bench/without.json): "off" should cost what "not there" does. */
 interface Without {
   feature: string;
-  rows: Array<"call" | "card">;
+  /** stream: the streamed call of an authenticated caller, STREAM_RESUME=off (cpu-streams.ts). */
+  rows: Array<"call" | "card" | "stream">;
   edits: SourceEdit[];
 }
 const WITHOUT: Without[] = (JSON.parse(readFileSync(`${ROOT}bench/without.json`, "utf8")) as { features: Without[] }).features;
@@ -187,6 +222,26 @@ await runBench(async () => {
   );
   const off = configs.find((c) => c.label === "everything off")!;
   await Promise.all(withoutBuilds.map(async ({ w, bundle }) => edges.set(withoutLabel(w), await edgeTarget(bundle, origin.url, off))));
+  // The streamed rows, this build only (a baseline may predate TaskStream): on, off twice (A/A), and off in each
+  // build that leaves a feature out with a "stream" row.
+  const sse = await fixedSseOrigin(STREAM_EVENTS);
+  const streamLogs = new Map<string, WorkerLog>();
+  const streamEdges = new Map<string, string>();
+  const streamed = [
+    { label: "stream on", bundle, bindings: STREAM_ON },
+    { label: "stream off", bundle, bindings: STREAM_OFF },
+    { label: "stream off (A/A)", bundle, bindings: STREAM_OFF },
+    ...withoutBuilds
+      .filter(({ w }) => w.rows.includes("stream"))
+      .map(({ w, bundle }) => ({ label: withoutLabel(w), bundle, bindings: STREAM_OFF })),
+  ];
+  await Promise.all(
+    streamed.map(async ({ label, bundle, bindings }) => {
+      const log = new WorkerLog();
+      streamLogs.set(label, log);
+      streamEdges.set(label, await streamTarget(bundle, sse.url, bindings, log));
+    }),
+  );
   const served = await fetch(new URL(CARD_PATH, edges.get("recommended, this")!));
   const cardBytes = await served.text();
   const staticCard = (await serve({ modules: true, script: staticBytesWorker(cardBytes) })).url.href;
@@ -228,8 +283,21 @@ await runBench(async () => {
     if (w.rows.includes("call")) calls[withoutLabel(w)] = cpu(url, callHeaders, call);
     if (w.rows.includes("card")) cards[withoutLabel(w)] = cpu(card(url), {}, {});
   }
+  const streams: Record<string, () => Promise<Load>> = {};
+  const streamRow = (label: string, events: number) => `${label}, ${events} events`;
+  for (const { label } of streamed) {
+    // Both Ks for on and off (the per-call / per-event split), K alone for the A/A and the builds without.
+    const ks = label === "stream on" || label === "stream off" ? [STREAM_EVENTS, STREAM_EVENTS_LONG] : [STREAM_EVENTS];
+    const url = streamEdges.get(label) ?? "";
+    const request = (events: number) => ({ request: { method: "POST" as const, body: streamBody(events) } });
+    for (const events of ks) {
+      // A kept-streams round ends when its Durable Objects are evicted (cpu-streams.ts settled): that CPU is its own.
+      const round = () => load(url, streamHeaders, request(events));
+      streams[streamRow(label, events)] = label === "stream on" ? () => withCpu(url, () => settled(url, round)) : () => withCpu(url, round);
+    }
+  }
   // Warm every target (JIT, isolate caches) before anything is measured.
-  for (const run of [...Object.values(calls), ...Object.values(cards)]) await run();
+  for (const run of [...Object.values(calls), ...Object.values(cards), ...Object.values(streams)]) await run();
 
   console.log("\n~1 KiB SendMessage, fixed-JSON origin");
   const callRows = checked(await sideBySide(calls));
@@ -237,6 +305,9 @@ await runBench(async () => {
   console.log("\nthe card (GET /.well-known/agent-card.json)");
   const cardRows = checked(await sideBySide(cards));
   printTable(cardRows);
+  console.log(`\n~1 KiB SendStreamingMessage of an authenticated caller (API key), fixed SSE origin answering K events`);
+  const streamRows = checked(await sideBySide(streams));
+  printTable(streamRows);
 
   console.log("");
   const spreads: Record<string, number> = {};
@@ -282,14 +353,18 @@ await runBench(async () => {
   console.log(
     `\neach feature off / a build that leaves it out (bench/without.json), everything else off; within the A/A spread (${pct(spreads.this!)}) is noise:`,
   );
+  const offStream = streamRow("stream off", STREAM_EVENTS);
   for (const w of WITHOUT) {
-    for (const [rows, what] of [
-      [callRows, "call"],
-      [cardRows, "card"],
+    for (const [rows, what, offRow, withoutRow] of [
+      [callRows, "call", "everything off, this", withoutLabel(w)],
+      [cardRows, "card", "everything off, this", withoutLabel(w)],
+      [streamRows, "stream", offStream, streamRow(withoutLabel(w), STREAM_EVENTS)],
     ] as const) {
       if (!w.rows.includes(what)) continue;
-      const ratio = cpuOf(rows, "everything off, this") / cpuOf(rows, withoutLabel(w));
+      const ratio = cpuOf(rows, offRow) / cpuOf(rows, withoutRow);
       verdict(`  ${what}, ${w.feature}: off / left out`, ratio.toFixed(3), "<= 1.03", ratio <= 1.03);
+      if (what === "stream")
+        console.log(`    (${STREAM_EVENTS} events; the streamed rows' own A/A spread ${pct(streamSpread(streamRows))})`);
     }
   }
   if (builds.length > 1) {
@@ -317,6 +392,8 @@ await runBench(async () => {
     verdict(`${label}: p50 over calling the origin directly (1 connection)`, `${over.toFixed(3)} ms`, "<= 0.5 ms", over <= 0.5);
   }
 
+  await reportStreams(streamRows, streamEdges, streamLogs, sse.url, streamHeaders, streamBody);
+
   const loader = await coldStartHost(
     builds.map((b) => b.bundle),
     cardBytes,
@@ -325,5 +402,6 @@ await runBench(async () => {
   const gzipKiB = bundle.gzipBytes / 1024;
   verdict("bundle, gzip", `${gzipKiB.toFixed(1)} KiB (${(bundle.bytes / 1024).toFixed(1)} KiB raw)`, "<= 80 KiB", gzipKiB <= 80);
   origin.close();
+  sse.close();
   return 0;
 });

@@ -30,7 +30,7 @@ function listeningInodes(port: number): Set<string> {
 }
 
 /** The pid of the process listening on the port of `url`. */
-function pidOf(url: string): number {
+export function pidOf(url: string): number {
   const known = pids.get(url);
   if (known !== undefined) return known;
   const inodes = listeningInodes(Number(new URL(url).port));
@@ -60,7 +60,7 @@ function pidOf(url: string): number {
 }
 
 /** utime + stime of `pid`, in microseconds. */
-function cpuMicros(pid: number): number {
+export function cpuMicros(pid: number): number {
   // The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");

@@ -101,3 +101,50 @@ export async function measuredEdge(bundle: { path: string }, origin: string, opt
 }
 
 const measuredHeaders = { "content-type": "application/json", "a2a-version": "1.0" };
+
+/**
+ * A fixed SSE origin: every call is answered at once with a stream of 1.0 StreamResponse events (a task, artifact
+ * chunks of ~100 bytes, the completed status), each its own write, with the call's JSON-RPC id; then the stream
+ * ends. As many events as the request's text names (`events=<n>`, see streamBody), else `events`. No origin cost
+ * to speak of, in a process of its own (bench:cpu's streamed rows).
+ */
+export async function fixedSseOrigin(events: number): Promise<{ url: string; close: () => void }> {
+  const taskId = "bench-task";
+  const resultsOf = (count: number) =>
+    [
+      { task: { id: taskId, contextId: "c1", status: { state: "TASK_STATE_WORKING" } } },
+      ...Array.from({ length: Math.max(0, count - 2) }, (_, n) => ({
+        artifactUpdate: {
+          taskId,
+          contextId: "c1",
+          artifact: { artifactId: "a1", parts: [{ text: `chunk ${n + 1} ${"x".repeat(80)}` }] },
+          append: n > 0,
+        },
+      })),
+      { statusUpdate: { taskId, contextId: "c1", status: { state: "TASK_STATE_COMPLETED" } } },
+    ].slice(0, count);
+  const server = createServer((req, res) => {
+    let raw = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (raw += chunk));
+    req.on("end", () => {
+      let id: unknown = null;
+      try {
+        ({ id } = JSON.parse(raw) as { id?: unknown });
+      } catch {
+        /* not JSON: answered anyway */
+      }
+      const count = Math.min(1000, Number(/events=(\d+)/.exec(raw)?.[1] ?? events));
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      for (const result of resultsOf(count)) res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id, result })}\n\n`);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, close: () => server.close() };
+}
+
+/** A ~1 KiB SendStreamingMessage asking fixedSseOrigin for `events` events. */
+export function streamBody(events: number): string {
+  return sendBody("SendStreamingMessage", 1024).replace('"text":"bench', `"text":"events=${events} bench`);
+}

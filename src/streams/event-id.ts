@@ -8,7 +8,7 @@
 const EVENT_ID = /^([0-9a-f]{64})\.([1-9][0-9]{0,8})$/;
 
 /** The query equivalent of Last-Event-ID, for clients that cannot set a header (a new EventSource). */
-export const LAST_EVENT_ID_PARAM = "lastEventId";
+const LAST_EVENT_ID_PARAM = "lastEventId";
 
 export interface EventCursor {
   stream: string;

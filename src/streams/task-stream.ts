@@ -76,7 +76,8 @@ export class TaskStream extends DurableObject<Env> {
     const now = Date.now();
     insertStream(this.ctx.storage.sql, owner, request.origin, now);
     this.#lastAt = now;
-    await this.ctx.storage.setAlarm(now + HEARTBEAT_MS);
+    // Not awaited: the output gate holds the answer until the write is durable, and the first event need not wait.
+    void this.ctx.storage.setAlarm(now + HEARTBEAT_MS);
     this.#method = request.origin.method;
     const first = this.#listen([], false);
     const codec = request.originBinding === "jsonrpc" ? jsonRpcOrigin : restOrigin;

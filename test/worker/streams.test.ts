@@ -283,7 +283,7 @@ describe("a kept stream (STREAM_RESUME=on)", () => {
       workerEnv,
     );
     expect(await sseReader(again).rest()).toHaveLength(10);
-    const records = await until(() => (console.events("access").length >= 2 ? console.events("access") : undefined), "two records");
+    const records = (await until(() => (console.events("access").length >= 2 ? console.events("access") : undefined), "two records")) ?? [];
     expect(records.map((record) => record.operation)).toEqual(["SendStreamingMessage", "SubscribeToTask"]);
     expect(records[1]).toMatchObject({ replayed: 10, events: 10, caller: "partnerKey:partner" });
   });
