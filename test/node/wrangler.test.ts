@@ -38,17 +38,18 @@ describe("npm run build", () => {
   // 2.0 KiB gzip on their own, and the reader): 89.7 -> 94.0 KiB. 95 KiB. A refusal held while the unread
   // rest of its body is dropped (http/body.ts) and the feed's close reply: 94.4 -> 95.1 KiB. 96 KiB. The feed's
   // host rules (+0.3), card URL schemes and bounded log fields (+0.7), Mastra's paths (+0.4), ard.json with
-  // signed trust manifests (+0.8) and VPC Service origins (+0.7): 95.5 -> 98.4 KiB. 100 KiB.
+  // signed trust manifests (+0.8) and VPC Service origins (+0.7): 95.5 -> 98.4 KiB. 100 KiB. Kept streams (the
+  // TaskStream object, its log and the Worker's rendering, +3.7): 102.1 KiB. 104 KiB.
   // The budget is the product's: measured around the sample card (the build of this run, test/support/sample-card.ts),
   // so a user's larger card does not fail it.
-  it("bundles the worker offline with wrangler deploy --dry-run (the user's card), within 100 KiB gzip (the sample's)", async () => {
+  it("bundles the worker offline with wrangler deploy --dry-run (the user's card), within 104 KiB gzip (the sample's)", async () => {
     const outdir = mkdtempSync(join(tmpdir(), "build-"));
     const { code, stdout, stderr } = await run("node_modules/.bin/wrangler", ["deploy", "--dry-run", "--outdir", outdir]);
     expect(code, stdout + stderr).toBe(0);
     expect(stdout).toContain("--dry-run: exiting now.");
     expect(readdirSync(outdir)).toContain("index.js");
     const gzipBytes = gzipSync(readFileSync(builtBundle().path)).length;
-    expect(gzipBytes).toBeLessThanOrEqual(100 * 1024);
+    expect(gzipBytes).toBeLessThanOrEqual(104 * 1024);
   });
 
   it("has generated binding types that match wrangler.toml (npm run types:check)", async () => {
