@@ -84,6 +84,7 @@ const workerd: Start = async (vars, documents = {}, rateLimited = false) => {
       ADMIN_DOCUMENTS: { className: "DocumentLog", useSQLite: true },
       AGENT_INDEX: { className: "AgentIndex", useSQLite: true },
       CARD_FEEDS: { className: "CardFeed", useSQLite: true },
+      TASK_STREAMS: { className: "TaskStream", useSQLite: true },
     },
     bindings: { ...wranglerVars(), ...vars },
     ...(rateLimited ? { ratelimits: { RATE_LIMITER: { namespace_id: "1001", simple: RATE_LIMIT } } } : {}),

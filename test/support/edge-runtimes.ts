@@ -7,6 +7,7 @@ import { serve, wranglerVars } from "../../bench/lib";
 import { builtBundle } from "./built-bundle";
 import { type LogEvent, logEvents } from "./console";
 import { startWorker } from "./e2e";
+import { startWranglerDev, wranglerDevDir } from "./processes";
 
 export const RUNTIMES = ["workerd (built bundle)", "wrangler dev"] as const;
 export type Runtime = (typeof RUNTIMES)[number];
@@ -22,9 +23,16 @@ export interface Edge {
   stop(): Promise<void>;
 }
 
+export interface EdgeOptions {
+  /** Card-source documents stored in SKILLS first, by key (objects as JSON). */
+  documents?: Record<string, unknown>;
+  /** workerd only: local storage (KV, Durable Objects) kept in this directory, so a new edge on it finds it. */
+  persist?: string;
+}
+
 let bundle: { path: string } | undefined;
 
-async function workerd(vars: Record<string, string>): Promise<Edge> {
+async function workerd(vars: Record<string, string>, options: EdgeOptions): Promise<Edge> {
   bundle ??= builtBundle();
   const lines: string[] = [];
   const served = await serve({
@@ -32,11 +40,17 @@ async function workerd(vars: Record<string, string>): Promise<Edge> {
     scriptPath: bundle.path,
     modulesRoot: join(bundle.path, ".."),
     kvNamespaces: ["SKILLS"],
-    // The push relay's Durable Object, as wrangler.toml declares it.
-    durableObjects: { PUSH_RELAYS: { className: "PushRelay", useSQLite: true } },
+    // The push relay's and the kept streams' Durable Objects, as wrangler.toml declares them.
+    durableObjects: {
+      PUSH_RELAYS: { className: "PushRelay", useSQLite: true },
+      TASK_STREAMS: { className: "TaskStream", useSQLite: true },
+    },
     bindings: { ...wranglerVars(), ...vars },
     handleStructuredLogs: ({ message }: { message: string }) => void lines.push(message),
+    ...(options.persist ? { resourcePersistencePath: options.persist } : {}),
   });
+  const kv = await served.mf.getKVNamespace("SKILLS");
+  for (const [key, value] of Object.entries(options.documents ?? {})) await kv.put(key, JSON.stringify(value));
   const port = Number(served.url.port);
   return {
     port,
@@ -47,19 +61,27 @@ async function workerd(vars: Record<string, string>): Promise<Edge> {
   };
 }
 
-async function wranglerDev(vars: Record<string, string>): Promise<Edge> {
-  const { dev, base } = await startWorker(vars);
+async function wranglerDev(vars: Record<string, string>, options: EdgeOptions): Promise<Edge> {
+  // With documents: a directory of its own whose local state holds them (one `wrangler kv bulk put`).
+  const dir = options.documents ? await wranglerDevDir("edge-dev-", options.documents, vars) : undefined;
+  const { dev, base } = await (dir ? startWranglerDev(dir.args) : startWorker(vars)).catch((error: unknown) => {
+    dir?.cleanUp();
+    throw error;
+  });
   const port = Number(new URL(base).port);
   return {
     port,
     host: `127.0.0.1:${port}`,
     mark: () => dev.output().length,
     events: (mark, event) => logEvents(dev.output().slice(mark), event),
-    stop: () => dev.stop(),
+    stop: async () => {
+      await dev.stop();
+      dir?.cleanUp();
+    },
   };
 }
 
 /** The edge in `runtime` with these variables (wrangler.toml's [vars] beneath them), ready for calls. */
-export function startEdge(runtime: Runtime, vars: Record<string, string>): Promise<Edge> {
-  return runtime === "wrangler dev" ? wranglerDev(vars) : workerd(vars);
+export function startEdge(runtime: Runtime, vars: Record<string, string>, options: EdgeOptions = {}): Promise<Edge> {
+  return runtime === "wrangler dev" ? wranglerDev(vars, options) : workerd(vars, options);
 }
