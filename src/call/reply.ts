@@ -28,7 +28,7 @@ import { readOriginEvent } from "./origin-event";
 const decoder = new TextDecoder();
 
 /** Says why the edge could not read the origin's reply (a JSON body or one event) in its log line. */
-export function logUnreadable(plan: Admitted, reply: OriginReply, fields: Record<string, unknown> = {}): void {
+export function logUnreadable(plan: Admitted, reply: Pick<OriginReply, "origin">, fields: Record<string, unknown> = {}): void {
   log("error", "origin_failed", { kind: "invalid_response", method: plan.call.method, origin: reply.origin, ...fields });
 }
 

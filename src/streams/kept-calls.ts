@@ -83,7 +83,7 @@ function rendered(
     const text = codec.event(call, outcome, lines, unreadable);
     const idLine = `id: ${eventId(id, Number(seq))}`;
     if (typeof text === "string") return { text: `${idLine}\n${text}` };
-    logUnreadable(plan, { response: new Response(null), origin }, { unreadable: text.unreadable });
+    logUnreadable(plan, { origin }, { unreadable: text.unreadable });
     return { text: text.text, end: true };
   };
   // The TaskStream bounds each event (ORIGIN_REPLY_MAX_BYTES, 1 MiB kept); this bound only backs that up.

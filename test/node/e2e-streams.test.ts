@@ -18,7 +18,7 @@
 // One edge per runtime and configuration (main, bridge, and workerd's persisted one), started side by side.
 // What this file adds to the node suite's time: about 36 s run alone (19 tests; its edges start side by side).
 import { createHash, randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +30,7 @@ import {
   JsonRpcTransportFactory as JsonRpcTransportFactory03,
 } from "a2a-sdk-03/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pidOf } from "../../bench/cpu";
 import { v1ResponseErrors, v03ResponseErrors } from "../support/bridge-schemas";
 import { captureConsole } from "../support/console";
 import { type Edge, RUNTIMES, type Runtime, startEdge } from "../support/edge-runtimes";
@@ -320,41 +321,6 @@ function expectStreamCut(event: SseEvent | undefined, id: unknown): void {
   expect(v1ResponseErrors("SendStreamingMessage", event?.data)).toEqual([]);
 }
 
-/** The process that listens on `port` (workerd, for both runtimes' edges), by its socket's inode. */
-function listenerPid(port: number): number {
-  const hex = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
-  const inodes = new Set<string>();
-  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    let text = "";
-    try {
-      text = readFileSync(table, "utf8");
-    } catch {
-      continue;
-    }
-    for (const line of text.split("\n").slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      if (fields[1]?.endsWith(hex) && fields[3] === "0A" && fields[9]) inodes.add(fields[9]);
-    }
-  }
-  for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
-    let fds: string[];
-    try {
-      fds = readdirSync(`/proc/${pid}/fd`);
-    } catch {
-      continue;
-    }
-    for (const fd of fds) {
-      try {
-        const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
-        if (inode && inodes.has(inode)) return Number(pid);
-      } catch {
-        /* closed meanwhile */
-      }
-    }
-  }
-  throw new Error(`no process listens on port ${port}`);
-}
-
 const rssMiB = (pid: number) => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
 const commOf = (pid: number) => readFileSync(`/proc/${pid}/comm`, "utf8").trim();
 
@@ -625,7 +591,7 @@ describe.each(RUNTIMES)("kept streams, %s", (runtime: Runtime) => {
   it(`a ${LONG.toLocaleString("en")}-event stream is cut at the default bound (${BOUND}): a STREAM_CUT error event, one stream_cut warning, flat memory`, async () => {
     captureConsole();
     const edge = edgeOf("main");
-    const workerd = listenerPid(edge.port);
+    const workerd = pidOf(`http://127.0.0.1:${edge.port}/`);
     expect(commOf(workerd)).toBe("workerd");
     const before = rssMiB(workerd);
     const mark = edge.mark();
