@@ -81,24 +81,30 @@ describe("Deadlines", () => {
       Response.json({ jsonrpc: "2.0", id: 1, result: { task: { id: "t", contextId: "c", status: { state: "TASK_STATE_COMPLETED" } } } }),
     );
     const armed: number[] = [];
+    // Wrapped by hand, not vi.spyOn: a spy over the fake clock's setTimeout is restored to that fake when
+    // vitest restores its spies after this file, and the next file in the isolate would get a dead clock.
     const realSet = globalThis.setTimeout;
-    const spy = vi.spyOn(globalThis, "setTimeout").mockImplementation(((fn: () => void, ms?: number) => {
+    globalThis.setTimeout = ((fn: () => void, ms?: number) => {
       armed.push(ms ?? 0);
       return realSet(fn, ms);
-    }) as typeof setTimeout);
+    }) as typeof setTimeout;
     const init = {
       method: "POST",
       headers: { "content-type": "application/json", "A2A-Version": "1.0" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "t" } }),
     };
-    const response = await callVia(
-      origin,
-      "https://agents.example.com/",
-      init,
-      makeEnv({ ORIGIN_URL: "http://10.1.2.3/rpc", EDGE_AUTH: "off" }),
-    );
-    await response.text();
-    spy.mockRestore();
+    let response: Response;
+    try {
+      response = await callVia(
+        origin,
+        "https://agents.example.com/",
+        init,
+        makeEnv({ ORIGIN_URL: "http://10.1.2.3/rpc", EDGE_AUTH: "off" }),
+      );
+      await response.text();
+    } finally {
+      globalThis.setTimeout = realSet;
+    }
     expect(response.status).toBe(200);
     // The body's deadline (BODY_TIMEOUT_MS) armed it; the origin's (ORIGIN_TIMEOUT_MS, later) joined it.
     expect(armed).toEqual([10_000]);
