@@ -2234,7 +2234,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "streams: the replay and the live tail meet without a seam",
-    file: "src/streams/task-stream.ts",
+    file: "src/streams/stream-log.ts",
     from: "          listener = { controller };\n          listeners.add(listener);",
     to: "          listener = { controller };\n          setTimeout(() => listeners.add(listener as Listener), 5);",
     tests: [W("streams")],
