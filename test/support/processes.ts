@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hermeticEnv, isolatedWranglerConfig, NO_ENV_FILE } from "./hermetic";
+import { putLocalKv } from "./local-kv";
 import { withSampleCard } from "./sample-card";
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
@@ -241,25 +242,17 @@ interface Seeded {
 const seeded = new Map<string, Seeded>();
 
 /**
- * Local state with `documents` stored in SKILLS (by key), by one `wrangler kv bulk put` (`config` names the
- * binding). A wrangler process takes ~2 s of CPU: devs that start while one holds the same set copy it
- * instead, and `release` (with the last copy) removes it.
+ * Local state with `documents` stored in SKILLS (by key), as `wrangler kv bulk put --local` leaves it. Devs that
+ * start while one holds the same set copy it instead, and `release` (with the last copy) removes it.
  */
-function seededState(documents: Record<string, unknown>, config: string): { state: Promise<string>; release: () => void } {
+function seededState(documents: Record<string, unknown>): { state: Promise<string>; release: () => void } {
   const key = JSON.stringify(documents);
   let entry = seeded.get(key);
   if (!entry) {
     const dir = mkdtempSync(join(tmpdir(), "kv-seed-"));
-    const file = join(dir, "documents.json");
-    writeFileSync(file, JSON.stringify(Object.entries(documents).map(([name, value]) => ({ key: name, value: JSON.stringify(value) }))));
     const state = join(dir, "state");
-    const put = run("node_modules/.bin/wrangler", [
-      ...["kv", "bulk", "put", file, "--binding", "SKILLS", "--local", "--persist-to", state, "--config", config],
-    ]).then(({ code, stderr }) => {
-      if (code !== 0) throw new Error(`wrangler kv bulk put: ${stderr}`);
-      return state;
-    });
-    entry = { dir, state: put, users: 0 };
+    const texts = Object.fromEntries(Object.entries(documents).map(([name, value]) => [name, JSON.stringify(value)]));
+    entry = { dir, state: putLocalKv(state, "SKILLS", texts).then(() => state), users: 0 };
     seeded.set(key, entry);
   }
   entry.users++;
@@ -296,7 +289,7 @@ export async function wranglerDevDir(
   const persist = join(dir, "state");
   let release: () => void = () => undefined;
   if (Object.keys(documents).length > 0) {
-    const seed = seededState(documents, config);
+    const seed = seededState(documents);
     release = seed.release;
     try {
       cpSync(await seed.state, persist, { recursive: true });

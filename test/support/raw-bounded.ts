@@ -54,9 +54,14 @@ function unchunk(data: Buffer): { body: Buffer; ended: boolean } {
   }
 }
 
+/** How long a reply's head is awaited at least: a loaded machine's slow answer is not "no answer". */
+const HEAD_MS = 60_000;
+
 /**
- * Sends `call` and reads the reply until it ends, `ms` pass or `maxBytes` arrived (then the connection
- * is closed). Only the first `keepBytes` of the body are kept (a 100 MiB reply is counted, not held).
+ * Sends `call` and reads the reply until it ends, `ms` pass after its head or `maxBytes` arrived (then the
+ * connection is closed). The head itself is awaited up to `ms` or HEAD_MS, whichever is longer: `ms` bounds
+ * a body that never ends, not how soon a busy edge answers. Only the first `keepBytes` of the body are kept
+ * (a 100 MiB reply is counted, not held).
  */
 export function exchange(
   port: number,
@@ -84,7 +89,7 @@ export function exchange(
       clearTimeout(timer);
       socket.destroy();
       if (head === undefined) {
-        reject(new Error(`no reply head within ${ms} ms: ${JSON.stringify(pending.subarray(0, 200).toString())}`));
+        reject(new Error(`no reply head within ${headMs} ms: ${JSON.stringify(pending.subarray(0, 200).toString())}`));
         return;
       }
       const headers: Record<string, string> = {};
@@ -100,7 +105,8 @@ export function exchange(
       resolve({ status: Number(head.split(" ")[1]), headers, body: decoded.body.toString("utf8"), ended, bytes, firstByteMs });
     };
     const endsChunked = () => tail.includes("\r\n0\r\n\r\n") || (bytes === tail.length && tail.subarray(0, 5).toString() === "0\r\n\r\n");
-    const timer = setTimeout(() => finish(true), ms);
+    const headMs = Math.max(ms, HEAD_MS);
+    let timer = setTimeout(() => finish(true), headMs);
     const onBody = (chunk: Buffer) => {
       if (chunk.length === 0) return;
       firstByteMs ??= Date.now() - started;
@@ -122,6 +128,8 @@ export function exchange(
       const end = pending.indexOf("\r\n\r\n");
       if (end < 0) return;
       head = pending.subarray(0, end).toString("latin1");
+      clearTimeout(timer);
+      timer = setTimeout(() => finish(true), ms);
       const rest = pending.subarray(end + 4);
       if (headerOf("content-length") === "0") return finish(false);
       onBody(rest);
