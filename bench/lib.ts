@@ -161,6 +161,19 @@ export function wranglerVars(): Record<string, string> {
   return Object.fromEntries([...section.matchAll(/^(\w+)\s*=\s*"([^"]*)"/gm)].map((m) => [m[1]!, m[2]!]));
 }
 
+/** The Durable Object bindings of wrangler.toml, as Miniflare declares them (each class is in new_sqlite_classes). */
+export function wranglerDurableObjects(): Record<string, { className: string; useSQLite: true }> {
+  const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+  const blocks = toml.split(/^\[\[durable_objects\.bindings\]\]\s*$/m).slice(1);
+  return Object.fromEntries(
+    blocks.map((block) => {
+      const [name, className] = [/^name\s*=\s*"(\w+)"/m, /^class_name\s*=\s*"(\w+)"/m].map((pattern) => pattern.exec(block)?.[1]);
+      if (!name || !className) throw new Error(`wrangler.toml: a Durable Object binding without name or class_name: ${block}`);
+      return [name, { className, useSQLite: true as const }];
+    }),
+  );
+}
+
 /**
  * The workers' log lines, as Miniflare prints them, but for the bundled sample's warning: every fresh isolate
  * of the bundle (each target, each cold-start sample) says once that it serves the sample skills.json.

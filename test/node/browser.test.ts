@@ -1,8 +1,8 @@
 // The human view in a real browser: Debian chromium driven by playwright-core,
-// with JavaScript disabled, against the worker under `wrangler dev`.
+// with JavaScript disabled, against the worker as deployed (the built bundle in workerd).
 // Never skipped: a missing /usr/bin/chromium is installed first (as root, with
 // apt-get; a minute or two), or the test fails saying how to install it.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import kitchenSink from "../fixtures/kitchen-sink.json";
 import bundled from "../fixtures/sample-card.json";
 import { ensureChromium } from "../support/chromium";
-import { ROOT, run, type Started, startWranglerDev } from "../support/processes";
+import { type Served, startWorker } from "../support/e2e";
+import { ROOT } from "../support/processes";
 
 /** Room for `apt-get update` + `apt-get install chromium` on a slow mirror. */
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
@@ -46,26 +47,6 @@ const HOSTS: Record<string, unknown> = {
   "noicon.localhost": { ...bundled, iconUrl: undefined },
 };
 
-/** Stores HOSTS with `wrangler kv bulk put --local` under `dir`; returns the state directory for `wrangler dev --persist-to`. */
-async function storeHosts(dir: string): Promise<string> {
-  const file = join(dir, "hosts.json");
-  writeFileSync(file, JSON.stringify(Object.entries(HOSTS).map(([key, doc]) => ({ key, value: JSON.stringify(doc) }))));
-  const persist = join(dir, "state");
-  const put = await run("node_modules/.bin/wrangler", [
-    "kv",
-    "bulk",
-    "put",
-    file,
-    "--binding",
-    "SKILLS",
-    "--local",
-    "--persist-to",
-    persist,
-  ]);
-  expect(put.code, put.stdout + put.stderr).toBe(0);
-  return persist;
-}
-
 const isLocal = (url: URL) => url.hostname === "127.0.0.1" || url.hostname.endsWith(".localhost");
 
 /**
@@ -92,14 +73,13 @@ function horizontalOverflow(page: Page) {
 
 describe("the card page in chromium", () => {
   let executablePath: string;
-  let dev: Started;
+  let dev: Served;
   let base: string;
   let browser: Browser;
-  const kvDir = mkdtempSync(join(tmpdir(), "browser-kv-"));
 
   beforeAll(async () => {
     executablePath = await ensureChromium();
-    ({ dev, base } = await startWranglerDev(["--persist-to", await storeHosts(kvDir)]));
+    ({ dev, base } = await startWorker({}, { documents: HOSTS }));
     browser = await chromium.launch({
       executablePath,
       args: [
@@ -117,7 +97,6 @@ describe("the card page in chromium", () => {
   afterAll(async () => {
     await browser?.close();
     await dev?.stop();
-    rmSync(kvDir, { recursive: true, force: true });
   });
 
   const at = (host: string) => `http://${host}:${new URL(base).port}/`;

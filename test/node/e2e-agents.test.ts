@@ -1,5 +1,5 @@
-// Agents by path end to end, real processes: two @a2a-js/sdk 1.3 origin agents, the worker under
-// `wrangler dev` in front of both on one host (its AgentIndex and DocumentLog Durable Objects, local KV),
+// Agents by path end to end, real processes: two @a2a-js/sdk 1.3 origin agents, the worker as
+// deployed (the built bundle in workerd) in front of both on one host (its AgentIndex and DocumentLog Durable Objects, local KV),
 // their documents written through the admin API under `127.0.0.1/travel` and `127.0.0.1/billing`; the
 // @a2a-js/sdk clients of both generations, given the agent's card URL from the host's catalog, reach
 // that agent's origin with that agent's credentials alone; the host's catalogs (ARD's manifest too) list both.
@@ -9,17 +9,16 @@ import { ClientFactory } from "@a2a-js/sdk/client";
 import { ClientFactory as ClientFactory03 } from "a2a-sdk-03/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureConsole } from "../support/console";
-import { startWorker } from "../support/e2e";
+import { type Served, startWorker } from "../support/e2e";
 import { type OriginAgent, startOriginAgent } from "../support/origin-agent";
-import type { Started } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 
 const ADMIN_TOKEN = "e2e-agents-admin-token-0123456789";
 
-describe("two agents by path on one host, through wrangler dev, with SDK clients of both generations", () => {
+describe("two agents by path on one host, through the edge, with SDK clients of both generations", () => {
   let travel: OriginAgent;
   let billing: OriginAgent;
-  let worker: { dev: Started; base: string };
+  let worker: { dev: Served; base: string };
 
   beforeAll(async () => {
     travel = await startOriginAgent({ requiredAuthorization: "Bearer travel-secret" });

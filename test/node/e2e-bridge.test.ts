@@ -1,5 +1,5 @@
 // The version bridge end to end, with real peers only: an origin
-// agent that speaks one A2A generation, the worker under `wrangler dev` told so
+// agent that speaks one A2A generation, the worker (the built bundle in workerd) told so
 // (ORIGIN_PROTOCOL_VERSIONS), and SDK clients of the other generation talking
 // only to the worker.
 //  - A 1.0-only origin (@a2a-js/sdk 1.3, legacyCompat off) used by the 0.3
@@ -23,7 +23,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { v1CallErrors, v03CallErrors, v03ResponseErrors } from "../support/bridge-schemas";
 import { captureConsole } from "../support/console";
-import { collect, holds, sseData, startWorker } from "../support/e2e";
+import { collect, holds, type Served, sseData, startWorker } from "../support/e2e";
 import { type OidcIssuer, startOidcIssuer } from "../support/oidc-issuer";
 import {
   EXTENDED_SKILL_ID,
@@ -34,7 +34,6 @@ import {
   startOriginAgent,
 } from "../support/origin-agent";
 import { ORIGIN_V03_AGENT_NAME, type OriginAgentV03, startOriginAgentV03 } from "../support/origin-agent-v03";
-import type { Started } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 import { within } from "../support/wait";
 
@@ -105,7 +104,7 @@ async function envelopes(reply: SeenReply): Promise<unknown[]> {
 describe("a 1.0-only origin (@a2a-js/sdk 1.3, legacyCompat off) through the worker, for 0.3 clients", () => {
   let idp: OidcIssuer;
   let origin: OriginAgent;
-  let worker: { dev: Started; base: string };
+  let worker: { dev: Served; base: string };
   let token: string;
   const held = holds();
   const seen: SeenReply[] = [];
@@ -331,7 +330,7 @@ function step1(event: StreamResponse): string {
 describe("a 0.3-only origin (@a2a-js/sdk 0.3.14 server) through the worker, for the @a2a-js/sdk 1.3 client", () => {
   let idp: OidcIssuer;
   let origin: OriginAgentV03;
-  let worker: { dev: Started; base: string };
+  let worker: { dev: Served; base: string };
   let client: Client;
   const held = holds();
 

@@ -1,6 +1,6 @@
 // Agent frameworks as origins behind the edge, all real processes: Google ADK's
 // A2A server and VoltAgent's (test/peers/, no LLM, no network), the worker
-// under `wrangler dev` in passthrough card mode (CARD_SOURCE=origin) with the
+// (the built bundle in workerd) in passthrough card mode (CARD_SOURCE=origin) with the
 // HTTP+JSON binding (REST_PATH), and clients of each @a2a-js/sdk generation
 // talking only to the worker. Their cards are published repaired and valid
 // (official schemas); send, stream, get and cancel work through the edge with
@@ -15,9 +15,9 @@ import { A2AClient as A2AClient03 } from "a2a-sdk-03/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { v1ResponseErrors, v03ResponseErrors } from "../support/bridge-schemas";
 import { captureConsole } from "../support/console";
-import { collect, startWorker } from "../support/e2e";
+import { collect, type Served, startWorker } from "../support/e2e";
 import { ensurePeers, type Peer, startAdkPeer, startVoltAgentPeer } from "../support/peers";
-import { run, type Started } from "../support/processes";
+import { run } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 
 const CARD = "/.well-known/agent-card.json";
@@ -51,7 +51,7 @@ const PEERS: [string, () => Promise<Peer>][] = [
 
 describe.each(PEERS)("%s as the origin, its own card published by the edge", (_name, startPeer) => {
   let peer: Peer;
-  let worker: { dev: Started; base: string };
+  let worker: { dev: Served; base: string };
 
   beforeAll(async () => {
     await ensurePeers();

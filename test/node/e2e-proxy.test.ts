@@ -1,6 +1,6 @@
 // End to end, real processes: an @a2a-js/sdk origin agent on 127.0.0.1 that
 // requires its own credential and a verified A2A-Caller-Assertion, the worker
-// under `wrangler dev` fronting it and enforcing the card's security schemes
+// (the built bundle in workerd) fronting it and enforcing the card's security schemes
 // with keys from a real OpenID provider (oidc-provider), and the @a2a-js/sdk
 // client, with an authentication handler, talking only to the worker.
 import { randomUUID } from "node:crypto";
@@ -15,10 +15,9 @@ import {
   JsonRpcTransportFactory,
 } from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorker } from "../support/e2e";
+import { type Served, startWorker } from "../support/e2e";
 import { type OidcIssuer, startOidcIssuer } from "../support/oidc-issuer";
 import { EXTENDED_SKILL_ID, messageText, ORIGIN_AGENT_NAME, type OriginAgent, startOriginAgent } from "../support/origin-agent";
-import type { Started } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 import { latch, until, within } from "../support/wait";
 
@@ -43,7 +42,7 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}):
 describe("the SDK client, authenticated at the edge by the card's own schemes, through the worker to the origin agent", () => {
   let idp: OidcIssuer;
   let origin: OriginAgent;
-  let worker: { dev: Started; base: string };
+  let worker: { dev: Served; base: string };
   let client: Client;
   const held = latch();
   /** Every response the client's fetch saw, and the token its authentication handler holds. */
@@ -218,13 +217,13 @@ describe("the SDK client, authenticated at the edge by the card's own schemes, t
     const text = await response.text();
     expect(JSON.parse(text)).toMatchObject({ jsonrpc: "2.0", id: "after-stop", error: { code: -32603 } });
     expect(text).not.toContain(String(origin.port));
-    await until(() => worker.dev.output().includes('"event":"origin_failed"'), "an origin_failed log line from wrangler dev");
+    await until(() => worker.dev.output().includes('"event":"origin_failed"'), "an origin_failed line in the worker's log");
   });
 });
 
 describe("passthrough card mode (CARD_SOURCE=origin) end to end", () => {
   let origin: OriginAgent;
-  let worker: { dev: Started; base: string };
+  let worker: { dev: Served; base: string };
 
   beforeAll(async () => {
     origin = await startOriginAgent({ streamDelayMs: 10 });

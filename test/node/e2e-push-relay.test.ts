@@ -11,9 +11,9 @@ import type { AddressInfo } from "node:net";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureConsole, logEvents } from "../support/console";
-import { startWorker } from "../support/e2e";
+import { type Served, startWorker } from "../support/e2e";
 import { type OriginAgent, startOriginAgent } from "../support/origin-agent";
-import { freePort, type Started } from "../support/processes";
+import { freePort } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 import { until } from "../support/wait";
 import { startReceiver } from "../support/webhook-receiver";
@@ -39,7 +39,7 @@ const RELAY_URL = /http:\/\/127\.0\.0\.1:\d+\/_push\/[A-Za-z0-9_-]{22}/;
 describe("the push relay through wrangler dev, in front of an @a2a-js/sdk origin that sends notifications", () => {
   let origin: OriginAgent;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let worker: { dev: Started; base: string };
+  let worker: { dev: Served; base: string };
 
   const send = (version: "1.0" | "0.3", config: Record<string, unknown>) => {
     const v1 = version === "1.0";
@@ -65,17 +65,23 @@ describe("the push relay through wrangler dev, in front of an @a2a-js/sdk origin
   beforeAll(async () => {
     receiver = await startReceiver();
     origin = await startOriginAgent({ push: true, streamDelayMs: 20 });
-    worker = await startWorker({
-      ORIGIN_URL: origin.url,
-      EDGE_AUTH: "off",
-      PUSH_ALLOW_HTTP_LOOPBACK: "true",
-      PUSH_RELAY: "on",
-      PUSH_RELAY_ATTEMPTS: "3",
-      PUSH_RELAY_RETRY_MS: "50",
-      AUTH_ASSERTION_KEY: JSON.stringify(await assertionKey()),
-      PROTOCOL_VERSIONS: "1.0,0.3",
-      ORIGIN_PROTOCOL_VERSIONS: "1.0",
-    });
+    worker = await startWorker(
+      {
+        ORIGIN_URL: origin.url,
+        EDGE_AUTH: "off",
+        PUSH_ALLOW_HTTP_LOOPBACK: "true",
+        PUSH_RELAY: "on",
+        PUSH_RELAY_ATTEMPTS: "3",
+        PUSH_RELAY_RETRY_MS: "50",
+        AUTH_ASSERTION_KEY: JSON.stringify(await assertionKey()),
+        PROTOCOL_VERSIONS: "1.0,0.3",
+        ORIGIN_PROTOCOL_VERSIONS: "1.0",
+      },
+      {},
+      // Under wrangler dev: in workerd through Miniflare's direct socket, an alarm the PushRelay sets inside
+      // its alarm() (the retry) never fires, while wrangler dev (the same Miniflare, configured by wrangler) runs it.
+      "wrangler dev",
+    );
   }, 120_000);
 
   afterAll(async () => {

@@ -1,15 +1,14 @@
 // Push notification webhooks end to end, real processes: an @a2a-js/sdk 1.3 origin agent that supports push
-// notifications (its InMemoryPushNotificationStore and DefaultPushNotificationSender), the worker under
-// `wrangler dev` in front of it with PUSH_ALLOW_HTTP_LOOPBACK=true, and a webhook receiver on loopback.
+// notifications (its InMemoryPushNotificationStore and DefaultPushNotificationSender), the worker
+// (the built bundle in workerd) in front of it with PUSH_ALLOW_HTTP_LOOPBACK=true, and a webhook receiver on loopback.
 // Refused configs, in every binding and version, inline and separate, never reach the origin (it records
 // every call); the https rule is proved by refusals (the receiver is reached over plain http only through
 // the development exception). Deliveries go from the origin to the receiver directly: there is no relay.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureConsole } from "../support/console";
-import { startWorker } from "../support/e2e";
+import { type Served, startWorker } from "../support/e2e";
 import { type OriginAgent, startOriginAgent } from "../support/origin-agent";
-import type { Started } from "../support/processes";
 import { until } from "../support/wait";
 import { startReceiver } from "../support/webhook-receiver";
 
@@ -50,10 +49,10 @@ function pushCall(binding: Binding, inline: boolean, config: Record<string, unkn
   return { path: `${prefix}/tasks/t1/pushNotificationConfigs`, body, version };
 }
 
-describe("push webhooks through wrangler dev, to an @a2a-js/sdk origin that delivers notifications", () => {
+describe("push webhooks through the edge, to an @a2a-js/sdk origin that delivers notifications", () => {
   let origin: OriginAgent;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let worker: { dev: Started; base: string };
+  let worker: { dev: Served; base: string };
 
   const post = (path: string, body: unknown, version: string) =>
     fetch(`${worker.base}${path}`, {

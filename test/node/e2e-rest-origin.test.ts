@@ -1,22 +1,21 @@
 // End to end, real processes: a REST-only origin (ORIGIN_BINDING=http+json):
 // the @a2a-js/sdk 1.3 origin agent serving its REST binding (restHandler at
-// /rest), the worker under `wrangler dev` in front of it, and @a2a-js/sdk 1.3
+// /rest), the worker (the built bundle in workerd) in front of it, and @a2a-js/sdk 1.3
 // clients on JSON-RPC and on REST talking only to the worker. The origin's
 // JSON-RPC endpoint records every call it gets: it must get none.
 import { randomUUID } from "node:crypto";
 import { SendMessageRequest, type StreamResponse, TaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, RestTransportFactory } from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorker } from "../support/e2e";
+import { type Served, startWorker } from "../support/e2e";
 import { messageText, type OriginAgent, startOriginAgent } from "../support/origin-agent";
-import type { Started } from "../support/processes";
 
 const request = (text: string) =>
   SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text }] } });
 
 describe("a REST-only origin behind the worker", () => {
   let origin: OriginAgent;
-  let worker: { dev: Started; base: string };
+  let worker: { dev: Served; base: string };
 
   beforeAll(async () => {
     origin = await startOriginAgent({ streamDelayMs: 10, restPath: "/rest" });
@@ -72,7 +71,7 @@ describe("a REST-only origin behind the worker", () => {
 
 describe("INTERFACE_TENANT: the card's interfaces carry a tenant, and the SDK client sends it", () => {
   let origin: OriginAgent;
-  let worker: { dev: Started; base: string };
+  let worker: { dev: Served; base: string };
 
   beforeAll(async () => {
     origin = await startOriginAgent({ streamDelayMs: 10 });

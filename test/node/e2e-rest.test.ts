@@ -1,5 +1,5 @@
 // The REST binding end to end, real processes only: the @a2a-js/sdk
-// 1.3 origin agent (JSON-RPC only), the worker under `wrangler dev` with
+// 1.3 origin agent (JSON-RPC only), the worker (the built bundle in workerd) with
 // REST_PATH=/rest in front of it, and the @a2a-js/sdk 1.3 client forced to its
 // HTTP+JSON transport, talking only to the worker. Every REST path the client
 // used and every reply it got are recorded; the replies must be valid A2A 1.0
@@ -8,10 +8,9 @@ import { randomUUID } from "node:crypto";
 import { SendMessageRequest, type StreamResponse, TaskState } from "@a2a-js/sdk";
 import { type Client, ClientFactory, ClientFactoryOptions, RestTransportFactory } from "@a2a-js/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collect, holds, sseData, startWorker } from "../support/e2e";
+import { collect, holds, type Served, sseData, startWorker } from "../support/e2e";
 import { type OidcIssuer, startOidcIssuer } from "../support/oidc-issuer";
 import { EXTENDED_SKILL_ID, messageText, ORIGIN_AGENT_NAME, type OriginAgent, startOriginAgent } from "../support/origin-agent";
-import type { Started } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
 import { within } from "../support/wait";
 
@@ -60,7 +59,7 @@ function recordingFetch(seen: Exchange[], headers: Record<string, string> = {}):
 describe("the @a2a-js/sdk 1.3 client over HTTP+JSON, through the worker's REST binding, to a JSON-RPC origin", () => {
   let idp: OidcIssuer;
   let origin: OriginAgent;
-  let worker: { dev: Started; base: string };
+  let worker: { dev: Served; base: string };
   let client: Client;
   let token: string;
   const held = holds();

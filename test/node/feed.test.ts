@@ -1,4 +1,4 @@
-// The live feed end to end: the worker under `wrangler dev` (its CardFeed Durable Object, hibernatable
+// The live feed end to end: the worker as deployed (the built bundle in workerd: its CardFeed Durable Object, hibernatable
 // WebSockets and all) and real WebSocket clients (Node's own, the WHATWG API a browser has) receiving
 // the admin API's PUT, rollback and DELETE; a client that disconnects and reconnects with `?since=` gets
 // every event it missed, once, in order; a browser's way in (a ticket from the admin API, single use);
@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { logEvents } from "../support/console";
-import { ROOT, run, type Started, start, startWranglerDev, wranglerDevDir } from "../support/processes";
+import { type Served, startWorker } from "../support/e2e";
+import { ROOT, run, start } from "../support/processes";
 import { until, within } from "../support/wait";
 
 const ADMIN_TOKEN = "admin-token-feed-0123456789";
@@ -21,14 +22,13 @@ const CARD = "/.well-known/agent-card.json";
 
 interface Dev {
   base: string;
-  dev: Started;
+  dev: Served;
   stop: () => Promise<void>;
 }
 
-async function wranglerDev(prefix: string, vars: Record<string, string>): Promise<Dev> {
-  const { args, cleanUp } = await wranglerDevDir(prefix, SEEDED, { ADMIN_TOKEN, ...vars });
-  const { dev, base } = await startWranglerDev(args);
-  return { dev, base, stop: () => dev.stop().then(cleanUp) };
+async function startFeedWorker(vars: Record<string, string>): Promise<Dev> {
+  const { dev, base } = await startWorker({ ADMIN_TOKEN, ...vars }, { documents: SEEDED });
+  return { dev, base, stop: dev.stop };
 }
 
 /** Node's WebSocket (undici's) also takes `{headers}`, a server-side client's way to send the token; the DOM type knows only protocols. */
@@ -98,15 +98,12 @@ const HOSTS = {
 };
 const SEEDED = Object.fromEntries(Object.values(HOSTS).map((h) => [h, { name: "Seeded" }]));
 
-describe("the live feed through wrangler dev, with real WebSocket clients", () => {
+describe("the live feed through the edge, with real WebSocket clients", () => {
   let feedDev: Dev;
   let publicDev: Dev;
 
   beforeAll(async () => {
-    [feedDev, publicDev] = await Promise.all([
-      wranglerDev("feed-dev-", { FEED_TOKEN }),
-      wranglerDev("feed-public-dev-", { FEED_PUBLIC: "true" }),
-    ]);
+    [feedDev, publicDev] = await Promise.all([startFeedWorker({ FEED_TOKEN }), startFeedWorker({ FEED_PUBLIC: "true" })]);
   });
   afterAll(() => Promise.all([feedDev?.stop(), publicDev?.stop()]));
 

@@ -3,10 +3,9 @@
 // worker's log lines to itself (workerd's through Miniflare's structured-log hook, wrangler's from its output),
 // so a suite reads the lines of its own calls and nothing reaches the console.
 import { join } from "node:path";
-import { serve, wranglerVars } from "../../bench/lib";
+import { serve, wranglerDurableObjects, wranglerVars } from "../../bench/lib";
 import { builtBundle } from "./built-bundle";
 import { type LogEvent, logEvents } from "./console";
-import { startWorker } from "./e2e";
 import { startWranglerDev, wranglerDevDir } from "./processes";
 
 export const RUNTIMES = ["workerd (built bundle)", "wrangler dev"] as const;
@@ -20,6 +19,8 @@ export interface Edge {
   mark(): number;
   /** The worker's structured log lines since `mark`, optionally only those of one event. */
   events(mark: number, event?: string): LogEvent[];
+  /** The worker's output so far, one log line a line (wrangler dev's own lines among them). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -40,11 +41,7 @@ async function workerd(vars: Record<string, string>, options: EdgeOptions): Prom
     scriptPath: bundle.path,
     modulesRoot: join(bundle.path, ".."),
     kvNamespaces: ["SKILLS"],
-    // The push relay's and the kept streams' Durable Objects, as wrangler.toml declares them.
-    durableObjects: {
-      PUSH_RELAYS: { className: "PushRelay", useSQLite: true },
-      TASK_STREAMS: { className: "TaskStream", useSQLite: true },
-    },
+    durableObjects: wranglerDurableObjects(),
     bindings: { ...wranglerVars(), ...vars },
     handleStructuredLogs: ({ message }: { message: string }) => void lines.push(message),
     ...(options.persist ? { resourcePersistencePath: options.persist } : {}),
@@ -57,14 +54,16 @@ async function workerd(vars: Record<string, string>, options: EdgeOptions): Prom
     host: `127.0.0.1:${port}`,
     mark: () => lines.length,
     events: (mark, event) => lines.slice(mark).flatMap((line) => logEvents(line, event)),
+    output: () => lines.join("\n"),
     stop: served.stop,
   };
 }
 
 async function wranglerDev(vars: Record<string, string>, options: EdgeOptions): Promise<Edge> {
-  // With documents: a directory of its own whose local state holds them (one `wrangler kv bulk put`).
+  // With documents: a directory of its own whose local state holds them (as `wrangler kv bulk put --local` leaves it).
   const dir = options.documents ? await wranglerDevDir("edge-dev-", options.documents, vars) : undefined;
-  const { dev, base } = await (dir ? startWranglerDev(dir.args) : startWorker(vars)).catch((error: unknown) => {
+  const args = dir ? dir.args : Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+  const { dev, base } = await startWranglerDev(args).catch((error: unknown) => {
     dir?.cleanUp();
     throw error;
   });
@@ -74,6 +73,7 @@ async function wranglerDev(vars: Record<string, string>, options: EdgeOptions): 
     host: `127.0.0.1:${port}`,
     mark: () => dev.output().length,
     events: (mark, event) => logEvents(dev.output().slice(mark), event),
+    output: dev.output,
     stop: async () => {
       await dev.stop();
       dir?.cleanUp();
