@@ -12,6 +12,7 @@ import { createRemoteJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { captureConsole, logEvents } from "../support/console";
 import { type Served, startWorker } from "../support/e2e";
+import { outlastClients } from "../support/keep-alive";
 import { type OriginAgent, startOriginAgent } from "../support/origin-agent";
 import { freePort } from "../support/processes";
 import { schemaErrors } from "../support/schemas";
@@ -24,7 +25,7 @@ async function startRedirector(location: string): Promise<{ url: string; stop: (
     req.resume();
     req.on("end", () => res.writeHead(307, { location }).end());
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => outlastClients(server).listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/hook`, stop: () => new Promise((resolve) => server.close(() => resolve())) };
 }

@@ -12,6 +12,7 @@ import { serveBundle } from "../../bench/lib";
 import testKey from "../fixtures/ed25519-test-key.json"; // a throwaway key, for CARD_SIGNING_KEY only
 import { builtBundle } from "../support/built-bundle";
 import { type Captured, captureConsole, logEvents } from "../support/console";
+import { outlastClients } from "../support/keep-alive";
 import { type OidcIssuer, startOidcIssuer } from "../support/oidc-issuer";
 import { startWranglerDev, wranglerDevDir } from "../support/processes";
 import { type RawReply, raw, rawExchange } from "../support/raw-http";
@@ -51,7 +52,7 @@ function countingOrigin(name: string): Promise<CountingOrigin> {
     });
   });
   return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () =>
+    outlastClients(server).listen(0, "127.0.0.1", () =>
       resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, received, headers, server }),
     ),
   );

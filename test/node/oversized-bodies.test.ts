@@ -10,6 +10,7 @@ import { serveBundle } from "../../bench/lib";
 import { workerdRssMiB } from "../../bench/process-tree";
 import oversized from "../fixtures/oversized-bodies.json";
 import { builtBundle } from "../support/built-bundle";
+import { outlastClients } from "../support/keep-alive";
 import { startWranglerDev } from "../support/processes";
 import { type BodyClient, type Framing, oversizedExchange, raw, STOPS_WAIT_AFTER } from "../support/raw-http";
 
@@ -27,7 +28,7 @@ beforeAll(async () => {
     req.resume();
     req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end('{"jsonrpc":"2.0","id":"after","result":{}}'));
   });
-  await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => outlastClients(origin).listen(0, "127.0.0.1", resolve));
   originUrl = `http://127.0.0.1:${(origin.address() as { port: number }).port}/`;
   stops.push(() => new Promise((resolve) => origin.close(resolve)));
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serve, wranglerVars } from "../../bench/lib";
 import { builtBundle } from "../support/built-bundle";
 import { logEvents } from "../support/console";
+import { outlastClients } from "../support/keep-alive";
 import {
   apiKeys,
   type CallContext,
@@ -67,7 +68,7 @@ async function startOrigin(): Promise<Origin> {
       } else res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => outlastClients(server).listen(0, "127.0.0.1", resolve));
   const host = `127.0.0.1:${(server.address() as { port: number }).port}`;
   const origin: Origin = {
     base: `http://${host}`,

@@ -14,6 +14,7 @@ import { serve, wranglerVars } from "../../bench/lib";
 import { rssMiB, workerdPids } from "../../bench/process-tree";
 import { builtBundle } from "../support/built-bundle";
 import { type Captured, captureConsole, logEvents } from "../support/console";
+import { outlastClients } from "../support/keep-alive";
 import { startWranglerDev, wranglerDevDir } from "../support/processes";
 import { type BoundedCall, type BoundedReply, exchange } from "../support/raw-bounded";
 
@@ -195,7 +196,7 @@ const deployed = new Map<string, Promise<Deployments>>();
 
 beforeAll(async () => {
   bundle = builtBundle();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => outlastClients(server).listen(0, "127.0.0.1", resolve));
   origin.base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   // wrangler dev's take seconds each: started side by side, first, and waited for by their suite (after
   // workerd's tests). workerd's one at a time: a target's processes are those that appeared while it started.

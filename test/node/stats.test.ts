@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { statsQuery } from "../../scripts/stats-query";
+import { outlastClients } from "../support/keep-alive";
 import { ROOT, run } from "../support/processes";
 
 /**
@@ -77,7 +78,7 @@ describe("npm run stats", () => {
         res.end(JSON.stringify({ meta: [], data, rows: data.length }));
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    await new Promise<void>((resolve) => outlastClients(server).listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as { port: number };
     try {
       const env = {

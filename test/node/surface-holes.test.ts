@@ -12,6 +12,7 @@ import { createLocalJWKSet, decodeJwt, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serve, wranglerVars } from "../../bench/lib";
 import { builtBundle } from "../support/built-bundle";
+import { outlastClients } from "../support/keep-alive";
 import { startWranglerDev, wranglerDevDir } from "../support/processes";
 import { inOneRateWindow } from "../support/rate-window";
 import { raw } from "../support/raw-http";
@@ -51,7 +52,7 @@ function recorder(): Promise<Recorder> {
     });
   });
   return new Promise((resolve) =>
-    server.listen(0, "127.0.0.1", () =>
+    outlastClients(server).listen(0, "127.0.0.1", () =>
       resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, received, server }),
     ),
   );
@@ -432,7 +433,7 @@ describe.each(TARGETS)("callers, assertions, issuers and signatures, %s", (_name
           res.writeHead(503).end("down");
         }),
       };
-      state.server.listen(0, "127.0.0.1", () => {
+      outlastClients(state.server).listen(0, "127.0.0.1", () => {
         state.url = `http://127.0.0.1:${(state.server.address() as { port: number }).port}`;
         resolve(state);
       });

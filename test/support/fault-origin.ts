@@ -14,6 +14,7 @@
 // and closed, and calls whose connection closed before they were answered.
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
+import { outlastClients } from "./keep-alive";
 
 const { values } = parseArgs({ options: { port: { type: "string", default: "0" } } });
 
@@ -86,7 +87,7 @@ const server = createServer((req, res) => {
   });
 });
 
-server.listen(Number(values.port), "127.0.0.1", () => {
+outlastClients(server).listen(Number(values.port), "127.0.0.1", () => {
   const { port } = server.address() as { port: number };
   process.stdout.write(`fault-origin listening http://127.0.0.1:${port}/\n`);
 });

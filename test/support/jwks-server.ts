@@ -5,6 +5,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type CryptoKey, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
+import { outlastClients } from "./keep-alive";
 
 export interface JwksServer {
   /** The edge's base: `http://127.0.0.1:PORT`, no trailing slash (the `iss` of its root agent). */
@@ -29,7 +30,7 @@ export async function startJwksServer(): Promise<JwksServer> {
     fetches++;
     res.writeHead(200, { "content-type": "application/json" }).end(jwks);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => outlastClients(server).listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     base,

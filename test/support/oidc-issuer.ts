@@ -44,6 +44,7 @@ import { calculateJwkThumbprint, type JWK } from "jose";
 // Types only here: the package is loaded by the issuer process alone (serveIssuer), never by a test
 // that starts one (it warns on import about runtimes it does not list as LTS).
 import type { Configuration } from "oidc-provider";
+import { outlastClients } from "./keep-alive";
 import { isMain, startTs, waitForOutput } from "./processes";
 import { until } from "./wait";
 
@@ -180,7 +181,7 @@ export async function serveIssuer(options: IssuerOptions): Promise<{ issuer: str
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+    outlastClients(server).listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   handle = new oidc.Provider(issuer, providerConfiguration(oidc, keys, settings)).callback();

@@ -26,6 +26,7 @@ import {
 } from "a2a-sdk-03/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "a2a-sdk-03/server/express";
 import express, { type NextFunction, type Request, type Response } from "express";
+import { outlastClients } from "./keep-alive";
 import { EXTENDED_SKILL_ID, flattenHeaders, type RecordedRequest } from "./origin-agent";
 
 export const ORIGIN_V03_AGENT_NAME = "Origin Echo Agent 0.3";
@@ -182,7 +183,7 @@ export async function startOriginAgentV03(options: OriginAgentV03Options = {}): 
   const server: Server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    outlastClients(server).listen(0, "127.0.0.1", () => {
       server.off("error", reject);
       resolve();
     });

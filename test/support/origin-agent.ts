@@ -42,6 +42,7 @@ import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from "@a2a
 import express, { type NextFunction, type Request, type Response } from "express";
 import { createRemoteJWKSet, type JWTPayload } from "jose";
 import { checkAssertion, describeRefusal, type Refusal, type TrustedEdge } from "./caller-assertion";
+import { outlastClients } from "./keep-alive";
 import { isMain } from "./processes";
 
 export interface RecordedRequest {
@@ -320,7 +321,7 @@ export async function startOriginAgent(options: OriginAgentOptions = {}): Promis
   const server: Server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
+    outlastClients(server).listen(options.port ?? 0, "127.0.0.1", () => {
       server.off("error", reject);
       resolve();
     });

@@ -2,6 +2,7 @@
 // body, the path it came to), answered 200.
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { outlastClients } from "./keep-alive";
 
 export interface Delivery {
   headers: IncomingHttpHeaders;
@@ -40,7 +41,7 @@ export async function startReceiver(
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
+    outlastClients(server).listen(options.port ?? 0, "127.0.0.1", () => {
       server.off("error", reject);
       resolve();
     });
