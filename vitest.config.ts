@@ -48,8 +48,10 @@ export default defineConfig({
           environment: "node",
           // The worker built once per run, for the suites that serve the built bundle.
           globalSetup: ["test/support/bundle-setup.ts"],
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
+          // Hang guards, never a measure of speed: a hook that starts a wrangler dev and two wrangler kv processes
+          // (~9 s of CPU) outran 120 s with two whole suites running at once on the 2 cores.
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
         },
       },
     ],

@@ -43,7 +43,7 @@ beforeAll(async () => {
   const dir = await wranglerDevDir("access-log-", { default: DOCUMENT }, vars);
   cleanUp = dir.cleanUp;
   ({ dev, base } = await startWranglerDev(dir.args));
-}, 120_000);
+});
 
 afterAll(async () => {
   await dev?.stop();

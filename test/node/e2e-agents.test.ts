@@ -44,7 +44,7 @@ describe("two agents by path on one host, through the edge, with SDK clients of 
     const capabilities = { streaming: true };
     await put("/travel", { name: "Travel Agent", originUrl: travel.url, originCredentials: "travel", capabilities });
     await put("/billing", { name: "Billing Agent", originUrl: billing.url, originCredentials: "billing", capabilities });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await worker?.dev.stop();

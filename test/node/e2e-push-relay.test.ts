@@ -84,7 +84,7 @@ describe("the push relay through wrangler dev, in front of an @a2a-js/sdk origin
       // minified or not. A minimal Durable Object that re-arms its alarm in alarm() fires every time there.
       "wrangler dev",
     );
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await worker?.dev.stop();

@@ -65,7 +65,7 @@ describe("push webhooks through the edge, to an @a2a-js/sdk origin that delivers
     receiver = await startReceiver();
     origin = await startOriginAgent({ push: true, streamDelayMs: 20 });
     worker = await startWorker({ ORIGIN_URL: origin.url, EDGE_AUTH: "off", REST_PATH: "/rest", PUSH_ALLOW_HTTP_LOOPBACK: "true" });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await worker?.dev.stop();

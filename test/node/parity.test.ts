@@ -277,7 +277,7 @@ describe.concurrent.each(RUNTIMES)("parity over raw sockets, %s", (_runtime, sta
     // All settled before a failure is reported: whatever started is in `setups`, to be stopped.
     await Promise.allSettled(starts);
     await Promise.all(starts);
-  }, 120_000);
+  });
   afterAll(async () => {
     await Promise.all(
       [...setups.values()].map(async ({ origin, target }) => {

@@ -95,7 +95,7 @@ export function processesWithEnv(name: string, value: string): string[] {
  * so a slow first answer (a cold isolate on a busy machine) is not followed by a second request running
  * beside it in the worker.
  */
-export async function waitForHttp(url: string, started: Started, timeoutMs = 60_000): Promise<void> {
+export async function waitForHttp(url: string, started: Started, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (started.child.exitCode !== null) throw new Error(`process exited early:\n${started.output()}`);
@@ -113,7 +113,7 @@ export async function waitForHttp(url: string, started: Started, timeoutMs = 60_
  * Waits (bounded) until the process has printed a line matching `pattern` and returns its first group:
  * how a server started on port 0 says where it listens. Fails if the process exits first.
  */
-export async function waitForOutput(started: Started, pattern: RegExp, what: string, timeoutMs = 60_000): Promise<string> {
+export async function waitForOutput(started: Started, pattern: RegExp, what: string, timeoutMs = 120_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = pattern.exec(started.output())?.[1];
