@@ -479,15 +479,15 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "feed: FEED_PATH is no agent path (written)",
     file: "src/admin/document-keys.ts",
-    from: "return [rpcPath, restPath, adminPath, feedPath, RELAY_PATH,",
-    to: "return [rpcPath, restPath, adminPath, RELAY_PATH,",
+    from: "return [rpcPath, restPath, adminPath, feedPath, mastraApiPrefix, RELAY_PATH,",
+    to: "return [rpcPath, restPath, adminPath, mastraApiPrefix, RELAY_PATH,",
     tests: [W("feed")],
   },
   {
     name: "feed: FEED_PATH is no agent path (requested)",
     file: "src/agents/request-agent.ts",
-    from: "return !under(restPath) && !under(adminPath) && !under(feedPath);",
-    to: "return !under(restPath) && !under(adminPath);",
+    from: "return !under(restPath) && !under(adminPath) && !under(feedPath) && !under(mastraApiPrefix);",
+    to: "return !under(restPath) && !under(adminPath) && !under(mastraApiPrefix);",
     tests: [W("feed")],
   },
   {
@@ -778,8 +778,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "bridge: SSE translated event by event",
     file: "src/call/reply.ts",
-    from: "const { outcome, unreadable } = translated(plan, decoded);",
-    to: "const { outcome, unreadable } = { outcome: decoded, unreadable: undefined };",
+    from: "const { outcome, unreadable } = translated(plan, read.outcome);",
+    to: "const { outcome, unreadable } = { outcome: read.outcome, unreadable: undefined };",
     tests: [W("bridge-proxy")],
   },
   {
@@ -1038,8 +1038,8 @@ export const MUTATIONS: Mutation[] = [
   {
     name: "bridge e2e: SSE events translated back",
     file: "src/call/reply.ts",
-    from: "const { outcome, unreadable } = translated(plan, decoded);",
-    to: "const { outcome, unreadable } = { outcome: decoded, unreadable: undefined };",
+    from: "const { outcome, unreadable } = translated(plan, read.outcome);",
+    to: "const { outcome, unreadable } = { outcome: read.outcome, unreadable: undefined };",
     tests: [N("e2e-bridge")],
   },
   {
