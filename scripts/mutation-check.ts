@@ -1969,6 +1969,13 @@ export const MUTATIONS: Mutation[] = [
     tests: [W("push-relay")],
   },
   {
+    name: "relay: the alarm wakes for a webhook's oldest delivery, not for one queued behind its retries",
+    file: "src/push/relay-store.ts",
+    from: "SELECT MIN(next_at) AS at FROM deliveries d WHERE",
+    to: "SELECT MIN(next_at) AS at FROM deliveries d WHERE 1 OR",
+    tests: [W("push-relay"), N("e2e-push-relay")],
+  },
+  {
     name: "relay: every member of a notification that names a task names the config's",
     file: "src/push/relay-notification.ts",
     from: 'if (tasks.some((id) => typeof id !== "string" || id === "" || id !== taskId)) return { refused: "tasks_differ" };',

@@ -27,6 +27,7 @@ const MAX_PENDING = 1000;
 const BATCH = 20;
 const ROUNDS = 10;
 const DELIVERY_TIMEOUT_MS = 10_000;
+const OLDEST_OF_ITS_WEBHOOK = "seq = (SELECT MIN(seq) FROM deliveries WHERE ref = d.ref)";
 
 // relays: one row per relayed config (ref: the opaque part of the relay URL; token_hash: SHA-256 hex of the
 // token the origin was given; record: RelayRecord JSON; task_id bound by the call, the reply or the first
@@ -168,7 +169,7 @@ export class PushRelay extends DurableObject<Env> {
       const due = sql
         .exec<DeliveryRow>(
           `SELECT seq, ref, body, content_type, task_id, attempts, max_attempts, retry_ms FROM deliveries d
-           WHERE next_at <= ? AND seq = (SELECT MIN(seq) FROM deliveries WHERE ref = d.ref) ORDER BY seq LIMIT ?`,
+           WHERE next_at <= ? AND ${OLDEST_OF_ITS_WEBHOOK} ORDER BY seq LIMIT ?`,
           Date.now(),
           BATCH,
         )
@@ -176,7 +177,8 @@ export class PushRelay extends DurableObject<Env> {
       if (due.length === 0) break;
       await Promise.all(due.map((delivery) => this.#attempt(delivery)));
     }
-    const next = sql.exec<{ at: number | null }>("SELECT MIN(next_at) AS at FROM deliveries").one().at;
+    // Only a webhook's oldest is ever due: counting one behind its retries re-armed "now", empty wake-ups, no retry.
+    const next = sql.exec<{ at: number | null }>(`SELECT MIN(next_at) AS at FROM deliveries d WHERE ${OLDEST_OF_ITS_WEBHOOK}`).one().at;
     if (next !== null) await this.ctx.storage.setAlarm(Math.max(next, Date.now()));
   }
 

@@ -1,5 +1,5 @@
 // The push relay end to end, real processes: an @a2a-js/sdk 1.3 origin agent that supports push notifications
-// (its InMemoryPushNotificationStore and DefaultPushNotificationSender), the worker under `wrangler dev` with
+// (its InMemoryPushNotificationStore and DefaultPushNotificationSender), the built bundle in workerd with
 // PUSH_RELAY=on in front of it (its PushRelay Durable Object, alarms and all), and a webhook receiver on
 // loopback (through the development exception, PUSH_ALLOW_HTTP_LOOPBACK=true). The origin only ever sees the
 // edge's URL; the receiver gets each notification from the edge with the client's token and a JWT that jose
@@ -37,7 +37,7 @@ async function assertionKey(): Promise<JsonWebKey & { kid: string }> {
 
 const RELAY_URL = /http:\/\/127\.0\.0\.1:\d+\/_push\/[A-Za-z0-9_-]{22}/;
 
-describe("the push relay through wrangler dev, in front of an @a2a-js/sdk origin that sends notifications", () => {
+describe("the push relay in workerd, in front of an @a2a-js/sdk origin that sends notifications", () => {
   let origin: OriginAgent;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let worker: { dev: Served; base: string };
@@ -79,10 +79,6 @@ describe("the push relay through wrangler dev, in front of an @a2a-js/sdk origin
         ORIGIN_PROTOCOL_VERSIONS: "1.0",
       },
       {},
-      // Under wrangler dev, where the retries have always passed: with the built bundle in workerd the retry
-      // test once failed 3 runs of 3 (the first retry logged, no second attempt within 60 s), then passed 2 of 2,
-      // minified or not. A minimal Durable Object that re-arms its alarm in alarm() fires every time there.
-      "wrangler dev",
     );
   });
 

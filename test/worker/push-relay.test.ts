@@ -3,7 +3,7 @@
 // config can travel in; Create, Get and List give the client its own webhook back; Delete ends the relay; the
 // relay endpoint takes a notification only with the config's token, of the config's task. Delivery to a real
 // receiver, retries and the JWT: test/node/e2e-push-relay.test.ts.
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { exportJWK, generateKeyPair } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { captureConsole } from "../support/console";
@@ -149,6 +149,28 @@ describe("the push relay (PUSH_RELAY=on)", () => {
     });
     await callVia(origin, `${HOST}/`, rpc("DeleteTaskPushNotificationConfig", { taskId: "t1", id: "c1" }), env);
     expect((await notify({ "x-a2a-notification-token": token }, update("t1"))).status, "after Delete").toBe(401);
+  });
+
+  it("wakes for a webhook's retry, not for the notification queued behind it", async () => {
+    const console = captureConsole();
+    const { origin, stored } = storingOrigin();
+    const env = relayEnv({ PUSH_RELAY_ATTEMPTS: "3", PUSH_RELAY_RETRY_MS: "60000" });
+    await callVia(origin, `${HOST}/`, rpc("CreateTaskPushNotificationConfig", { taskId: "t1", ...CLIENT }), env);
+    const { url, token } = stored() as { url: string; token: string };
+    const headers = { "content-type": "application/a2a+json", "x-a2a-notification-token": token };
+    for (const state of ["TASK_STATE_WORKING", "TASK_STATE_COMPLETED"]) {
+      const body = JSON.stringify({ statusUpdate: { taskId: "t1", contextId: "c", status: { state } } });
+      expect((await call(url, { method: "POST", headers, body }, env)).status).toBe(202);
+    }
+    // The first fails (this relay cannot sign) and waits 60 s to retry; the second waits behind it, in order.
+    const relays = (env as unknown as { PUSH_RELAYS: DurableObjectNamespace }).PUSH_RELAYS;
+    const relay = relays.get(relays.idFromName("agents.example.com"));
+    await runDurableObjectAlarm(relay);
+    await until(() => console.events("push_delivery_retry")[0], "the first notification's retry");
+    const alarm = await runInDurableObject(relay, (_instance, state) => state.storage.getAlarm());
+    // Not "now" again and again (empty wake-ups that never came to the retry): the retry's own time.
+    expect(alarm, "the relay's next alarm").toBeGreaterThan(Date.now() + 30_000);
+    expect(console.events("push_delivery_retry")).toHaveLength(1);
   });
 
   it("reads a notification once: proto names taken, and every member that names a task must name the config's", async () => {
