@@ -115,9 +115,9 @@ export async function readMessageBody(message: Request | Response, limits: BodyL
  * for LINGER_IDLE_MS (a client that stopped sending when it read the refusal, as curl and Go do); then the
  * response ends and what is left is cancelled. The idle wait is Apache's lingering close's, 2 s a read
  * (nginx's lingering_timeout is 5 s): a client stalled for longer mid-body gets the reset. At 1 s, a client
- * sending all before reading lost its 413 (EPIPE) in 1 of 10 suite runs on a saturated machine, and this is
- * the bound a stalled sender meets first. The cost: a client that stopped sending reads the refusal's end
- * that much later.
+ * sending all before reading lost its 413 (EPIPE) in 1 of 10 suite runs on a saturated machine; not
+ * reproduced since, this is the bound a stalled sender meets first. The cost: a client that stopped sending
+ * reads the refusal's end that much later.
  */
 const LINGER_MAX_BYTES = 100 * 1024 * 1024;
 const LINGER_IDLE_MS = 2_000;

@@ -52,14 +52,19 @@ const relayEnv = (vars: Record<string, unknown> = {}) =>
     ...vars,
   });
 
+/** The relay object of the host the tests call (agents.example.com). */
+function relayOf(env: object) {
+  const relays = (env as { PUSH_RELAYS: DurableObjectNamespace }).PUSH_RELAYS;
+  return relays.get(relays.idFromName("agents.example.com"));
+}
+
 /**
  * The relay's one attempt at the notification it accepted, as logged. The alarm is run now (inside the test
  * runner it may also run by itself, set for "now"; under wrangler dev it does: e2e-push-relay), so its log line
  * lands in this test and not after it.
  */
 async function attempted(env: object, console: ReturnType<typeof captureConsole>) {
-  const relays = (env as { PUSH_RELAYS: DurableObjectNamespace }).PUSH_RELAYS;
-  await runDurableObjectAlarm(relays.get(relays.idFromName("agents.example.com")));
+  await runDurableObjectAlarm(relayOf(env));
   return until(() => console.events("push_delivery_failed")[0], "the accepted notification's one attempt");
 }
 
@@ -163,8 +168,7 @@ describe("the push relay (PUSH_RELAY=on)", () => {
       expect((await call(url, { method: "POST", headers, body }, env)).status).toBe(202);
     }
     // The first fails (this relay cannot sign) and waits 60 s to retry; the second waits behind it, in order.
-    const relays = (env as unknown as { PUSH_RELAYS: DurableObjectNamespace }).PUSH_RELAYS;
-    const relay = relays.get(relays.idFromName("agents.example.com"));
+    const relay = relayOf(env);
     await runDurableObjectAlarm(relay);
     await until(() => console.events("push_delivery_retry")[0], "the first notification's retry");
     const alarm = await runInDurableObject(relay, (_instance, state) => state.storage.getAlarm());
